@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (dependencies only point down):
+//   wayfinder (executable) -> WayfinderAPI -> WayfinderCore, DemoApp, WayfinderHTTP, WayfinderStore
+//   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
+//   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev)
+//   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
+let package = Package(
+    name: "Wayfinder",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "wayfinder", targets: ["wayfinder"]),
+        .library(name: "WayfinderCore", targets: ["WayfinderCore"]),
+    ],
+    targets: [
+        // MARK: C libraries and shims
+        .target(name: "CEpoll", path: "Sources/CEpoll"),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+
+        // MARK: The navigation engine (pure: no sockets, files or clocks)
+        .target(name: "WayfinderCore"),
+        .target(name: "DemoApp", dependencies: ["WayfinderCore"]),
+
+        // MARK: IO shells
+        .target(name: "WayfinderHTTP", dependencies: ["CEpoll"]),
+        .target(name: "WayfinderStore", dependencies: ["CSQLite"]),
+        .target(
+            name: "WayfinderAPI",
+            dependencies: ["WayfinderCore", "DemoApp", "WayfinderHTTP", "WayfinderStore"]),
+        .executableTarget(
+            name: "wayfinder",
+            dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
+
+        // MARK: Test support (a real libcurl client; used by test targets only)
+        .target(name: "WayfinderTesting", dependencies: ["CCurlShim"]),
+
+        // MARK: Tests
+        .testTarget(name: "WayfinderCoreTests", dependencies: ["WayfinderCore"]),
+        .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "WayfinderCore"]),
+        .testTarget(name: "WayfinderHTTPTests", dependencies: ["WayfinderHTTP", "WayfinderTesting"]),
+        .testTarget(name: "WayfinderStoreTests", dependencies: ["WayfinderStore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting"]),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef CCURLSHIM_H
+#define CCURLSHIM_H
+#include <curl/curl.h>
+#endif

@@ -1,0 +1,5 @@
+#ifndef CEPOLL_H
+#define CEPOLL_H
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
