@@ -1,0 +1,19 @@
+/// What a client can do to a session (each maps to one endpoint).
+public enum Action: Sendable, Hashable {
+    /// Trigger a route (offered to the responder chain of the top screen).
+    case trigger(Route)
+    /// The user went back; with a screen id it acts only if that screen is on top.
+    case back(screen: String?)
+    /// The user tapped a tab.
+    case selectTab(String)
+    /// Open a deep link in a running session.
+    case openDeepLink(String)
+}
+
+/// The result of an action: the next state and how to animate to it.
+public struct Outcome: Sendable, Hashable {
+    public var state: SessionState
+    public var transitions: [Transition]
+    /// Whether anything changed (then `revision` went up by one).
+    public var changed: Bool
+}

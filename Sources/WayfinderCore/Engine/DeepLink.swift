@@ -1,0 +1,37 @@
+/// A deep-link pattern an application registers: `todos/{id}` under its scheme.
+public struct DeepLinkPattern: Sendable, Hashable {
+    public var pattern: String
+    public var description: String
+    let segments: [Substring]
+
+    public init(_ pattern: String, description: String) {
+        self.pattern = pattern
+        self.description = description
+        self.segments = pattern.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// The captured `{name}` segments if `path` matches exactly (case-sensitive, no trailing slash).
+    func match(_ path: Substring) -> [String: String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == segments.count else { return nil }
+        var captures: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                guard !part.isEmpty else { return nil }
+                captures[String(segment.dropFirst().dropLast())] = String(part)
+            } else if segment != part {
+                return nil
+            }
+        }
+        return captures
+    }
+}
+
+/// A deep link that matched one of the application's patterns.
+public struct DeepLink: Sendable, Hashable {
+    public var url: String
+    /// The pattern it matched, e.g. `todos/{id}`.
+    public var pattern: String
+    /// The captured segments, e.g. `["id": "2"]`.
+    public var params: [String: String]
+}

@@ -1,0 +1,115 @@
+/// The reducer: `(state, action) -> (state, transitions)`, pure and synchronous.
+///
+/// No IO, no clock, no randomness: the same state and action always give the same outcome, so
+/// the whole navigation behaviour is testable without a socket.
+public struct Engine: Sendable {
+    public let app: Application
+
+    public init(_ app: Application) { self.app = app }
+
+    /// Starts a session: the application coordinator runs its launch logic, then `deepLink`
+    /// (if any) is opened. A bad context or link throws and no session exists.
+    public func start(session: String, context: JSONObject, deepLink: String? = nil) throws -> SessionState {
+        let normalized = try app.normalizeContext(context)
+        let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
+        var navigator = Navigator(app: app, state: SessionState(session: session, context: normalized, root: root))
+        try navigator.with(root.id) { flow, context in try flow.start(&context, option: .null) }
+        try navigator.prune()
+        navigator.rootReplaced = false
+        if let deepLink {
+            _ = try navigator.openDeepLink(deepLink)
+            try navigator.prune()
+        }
+        var state = navigator.state
+        state.revision = 1
+        return state
+    }
+
+    /// Applies an action. Throws ``NavigationError`` for what the contract refuses; the input
+    /// state is never modified.
+    public func reduce(_ state: SessionState, _ action: Action) throws -> Outcome {
+        var navigator = Navigator(app: app, state: state)
+        switch action {
+        case .trigger(let route): try trigger(route, &navigator)
+        case .back(let screen): try back(screen, &navigator)
+        case .selectTab(let tab): try selectTab(tab, &navigator)
+        case .openDeepLink(let url): _ = try navigator.openDeepLink(url)
+        }
+        try navigator.prune()
+        try navigator.retryPendingDeepLink()
+        var next = navigator.state
+        guard next != state else { return Outcome(state: state, transitions: [], changed: false) }
+        next.revision = state.revision + 1
+        return Outcome(state: next, transitions: navigator.transitions, changed: true)
+    }
+
+    // MARK: Route resolution
+
+    /// Every route the responder chain accepts while `screen` is on top, in chain order.
+    public func routes(whenOnTop screen: ScreenInstance, in state: SessionState) -> [RouteSpec] {
+        let navigator = Navigator(app: app, state: state)
+        var seen = Set<String>()
+        var specs: [RouteSpec] = []
+        for id in navigator.chain(from: screen.coordinator) {
+            guard let flow = try? navigator.flow(of: id) else { continue }
+            let context = FlowContext(coordinator: id, navigator: navigator)
+            for spec in flow.availableRoutes(whenOnTop: screen, context) where seen.insert(spec.name).inserted {
+                specs.append(spec)
+            }
+        }
+        return specs
+    }
+
+    private func trigger(_ route: Route, _ navigator: inout Navigator) throws {
+        guard let top = navigator.state.navigation.topScreen else {
+            throw NavigationError.routeUnavailable(route: route.name, available: [])
+        }
+        for id in navigator.chain(from: top.coordinator) {
+            let flow = try navigator.flow(of: id)
+            let context = FlowContext(coordinator: id, navigator: navigator)
+            guard let spec = flow.availableRoutes(whenOnTop: top, context).first(where: { $0.name == route.name }) else {
+                continue
+            }
+            let problems = spec.invalidParams(in: route)
+            guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
+            try navigator.with(id) { flow, context in try flow.handle(route, on: top, &context) }
+            return
+        }
+        throw NavigationError.routeUnavailable(
+            route: route.name, available: routes(whenOnTop: top, in: navigator.state).map(\.name))
+    }
+
+    // MARK: Back and tabs
+
+    private func back(_ screen: String?, _ navigator: inout Navigator) throws {
+        let navigation = navigator.state.navigation
+        guard let top = navigation.topScreen else { throw NavigationError.nothingToPop }
+        if let screen, screen != top.id { throw NavigationError.staleScreen(requested: screen, top: top.id) }
+        let location = navigation.topLocation
+        let count = navigation[location]?.screens.count ?? 0
+        if count > 1 {
+            try navigator.pop(location, keeping: count - 1)
+        } else if case .modal(let index) = location {
+            try navigator.dismissModals(from: index)
+        } else {
+            throw NavigationError.nothingToPop
+        }
+    }
+
+    private func selectTab(_ tab: String, _ navigator: inout Navigator) throws {
+        let state = navigator.state
+        let navigation = state.navigation
+        guard let tabs = navigation.tabs, navigation.modals.isEmpty else {
+            let available = navigation.topScreen.map { routes(whenOnTop: $0, in: state).map(\.name) } ?? []
+            throw NavigationError.routeUnavailable(route: "tab", available: available)
+        }
+        guard tabs.tabs.contains(where: { $0.id == tab }) else {
+            throw NavigationError.invalidParam("tab", "no tab named '\(tab)'; tabs are \(tabs.tabs.map(\.id).joined(separator: ", "))")
+        }
+        if tabs.selected == tab {
+            try navigator.pop(.tab(tab), keeping: 1)  // tapping the selected tab pops to its root
+        } else {
+            navigator.selectTab(tab)
+        }
+    }
+}

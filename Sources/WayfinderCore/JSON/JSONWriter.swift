@@ -1,0 +1,112 @@
+/// Appends compact JSON to a byte buffer, without Foundation.
+///
+/// Used for every response body on the hot path (rendered states, problems) and for the
+/// canonical form of request bodies (sorted keys), which idempotency compares.
+public struct JSONWriter: Sendable {
+    public var bytes: [UInt8]
+    private var needsComma: [Bool] = []
+
+    public init(capacity: Int = 1024) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    // MARK: Structure
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Writes `"name":`; the next value written belongs to it.
+    public mutating func key(_ name: String) {
+        separate()
+        writeString(name)
+        bytes.append(UInt8(ascii: ":"))
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
+    // MARK: Scalars
+
+    public mutating func string(_ value: String) { separate(); writeString(value) }
+    public mutating func int(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
+    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func double(_ value: Double) {
+        separate()
+        if value.isFinite {
+            if value == value.rounded(), abs(value) < 1e15 {
+                bytes.append(contentsOf: String(Int(value)).utf8)
+            } else {
+                bytes.append(contentsOf: "\(value)".utf8)
+            }
+        } else {
+            bytes.append(contentsOf: "null".utf8)  // JSON has no NaN or infinity
+        }
+    }
+    public mutating func optionalString(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Writes any JSON value; object keys are sorted so equal values give equal bytes.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .int(let i): int(i)
+        case .double(let d): double(d)
+        case .string(let s): string(s)
+        case .array(let items):
+            beginArray()
+            for item in items { self.value(item) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for name in members.keys.sorted() {
+                key(name)
+                self.value(members[name]!)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Internals
+
+    private mutating func separate() {
+        guard !needsComma.isEmpty else { return }
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20, 0x7F:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON with sorted keys: the canonical form (equal values give equal bytes).
+    public var canonicalBytes: [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.value(self)
+        return writer.bytes
+    }
+
+    public var canonicalString: String { String(decoding: canonicalBytes, as: UTF8.self) }
+}

@@ -1,0 +1,66 @@
+/// Where a coordinator's first screen goes, decided by its parent when starting it.
+public enum Placement: Sendable, Hashable, Codable {
+    /// Replaces the whole window (the application coordinator's children).
+    case root
+    /// The root of a tab of the parent's tab bar.
+    case tab(String)
+    /// Pushed onto the stack that is on top.
+    case push
+    /// Presented as a new modal.
+    case present(ModalStyle)
+}
+
+/// A node of the coordinator tree: a running flow, its children, and its view-model data.
+public struct Coordinator: Sendable, Hashable, Codable {
+    public var id: String
+    public var flow: String
+    public var placement: Placement
+    public var children: [Coordinator]
+    /// The flow's own view-model data (MVVM-C: the flow is the coordinator, this is its model).
+    public var data: JSONValue
+
+    public init(id: String, flow: String, placement: Placement, children: [Coordinator] = [], data: JSONValue = .null) {
+        self.id = id
+        self.flow = flow
+        self.placement = placement
+        self.children = children
+        self.data = data
+    }
+
+    public func find(_ id: String) -> Coordinator? {
+        if self.id == id { return self }
+        for child in children { if let found = child.find(id) { return found } }
+        return nil
+    }
+
+    /// The ids from the root down to `id` (empty if absent).
+    public func path(to id: String) -> [String] {
+        if self.id == id { return [id] }
+        for child in children {
+            let sub = child.path(to: id)
+            if !sub.isEmpty { return [self.id] + sub }
+        }
+        return []
+    }
+
+    /// Applies `change` to the node with this id; returns whether it was found.
+    @discardableResult
+    public mutating func update(_ id: String, _ change: (inout Coordinator) -> Void) -> Bool {
+        if self.id == id { change(&self); return true }
+        for index in children.indices where children[index].update(id, change) { return true }
+        return false
+    }
+
+    /// Removes the subtree rooted at `id`; returns it.
+    public mutating func remove(_ id: String) -> Coordinator? {
+        if let index = children.firstIndex(where: { $0.id == id }) { return children.remove(at: index) }
+        for index in children.indices { if let removed = children[index].remove(id) { return removed } }
+        return nil
+    }
+
+    /// This node's id and all its descendants'.
+    public var subtreeIDs: [String] { [id] + children.flatMap(\.subtreeIDs) }
+
+    /// Nodes in post-order (children before parents): the order in which orphans are pruned.
+    public var postOrder: [Coordinator] { children.flatMap(\.postOrder) + [self] }
+}

@@ -1,0 +1,41 @@
+/// A screen on the navigation tree: which screen, whose, with what input.
+///
+/// Its title and components are not stored: they are rendered from this value and the owning
+/// flow's data on every read, so nothing can drift from the tree.
+public struct ScreenInstance: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    /// The coordinator that owns (and renders) this screen.
+    public var coordinator: String
+    /// What the screen shows (for example a todo id or a walkthrough page).
+    public var params: JSONObject
+    /// Values the user submitted and that the screen shows again (never secrets).
+    public var form: JSONObject
+    /// A message after input the user can fix.
+    public var notice: Notice?
+
+    public init(id: String, name: String, coordinator: String, params: JSONObject = [:], form: JSONObject = [:], notice: Notice? = nil) {
+        self.id = id
+        self.name = name
+        self.coordinator = coordinator
+        self.params = params
+        self.form = form
+        self.notice = notice
+    }
+
+    public func param(_ key: String) -> JSONValue? { params[key] }
+    /// A submitted form value, or `fallback`.
+    public func formString(_ key: String, default fallback: String = "") -> String { form[key]?.stringValue ?? fallback }
+}
+
+/// How a screen came to be shown; derived from its position, never stored.
+public enum Presentation: String, Sendable, Hashable, Codable {
+    case root, push, sheet, fullScreen
+}
+
+/// The two ways to present a modal.
+public enum ModalStyle: String, Sendable, Hashable, Codable {
+    case sheet, fullScreen
+
+    var presentation: Presentation { self == .sheet ? .sheet : .fullScreen }
+}

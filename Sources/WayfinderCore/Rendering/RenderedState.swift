@@ -1,0 +1,93 @@
+/// The contract's `State`: what a thin client renders, derived from a ``SessionState`` on
+/// every read (nothing of it is stored).
+public struct RenderedState: Sendable, Hashable {
+    public var session: String
+    public var revision: Int
+    public var context: JSONObject
+    public var coordinators: Coordinator
+    public var navigation: RenderedNode
+    /// The visible path flattened, bottom to top: the last is on top.
+    public var stack: [RenderedScreen]
+    public var pendingDeepLink: String?
+}
+
+/// A screen as clients see it.
+public struct RenderedScreen: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var title: String
+    public var coordinator: String
+    public var presentation: Presentation
+    /// Routes valid if this screen is on top.
+    public var routes: [String]
+    public var components: [Component]
+}
+
+/// The contract's `Node`: a stack or a tab bar, each with an optional modal over it.
+public indirect enum RenderedNode: Sendable, Hashable {
+    case stack(coordinator: String, screens: [RenderedScreen], modal: RenderedNode?)
+    case tabs(coordinator: String, selected: String, tabs: [RenderedTab], modal: RenderedNode?)
+
+    public var modal: RenderedNode? {
+        switch self {
+        case .stack(_, _, let modal), .tabs(_, _, _, let modal): modal
+        }
+    }
+}
+
+public struct RenderedTab: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var icon: String
+    public var root: RenderedNode
+}
+
+extension Engine {
+    /// Renders the contract's `State` for a session state.
+    public func render(_ state: SessionState) -> RenderedState {
+        let navigator = Navigator(app: app, state: state)
+        let navigation = state.navigation
+        var rendered: [String: RenderedScreen] = [:]
+
+        func screen(_ instance: ScreenInstance, _ presentation: Presentation) -> RenderedScreen {
+            if let done = rendered[instance.id] { return done }
+            let context = FlowContext(coordinator: instance.coordinator, navigator: navigator)
+            let content = (try? navigator.flow(of: instance.coordinator))?.render(instance, context)
+                ?? ScreenContent(title: instance.name, components: [])
+            let result = RenderedScreen(
+                id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
+                presentation: presentation, routes: routes(whenOnTop: instance, in: state).map(\.name),
+                components: content.components)
+            rendered[instance.id] = result
+            return result
+        }
+
+        func stack(_ location: StackLocation) -> [RenderedScreen] {
+            (navigation[location]?.screens ?? []).enumerated().map { index, instance in
+                screen(instance, navigation.presentation(at: location, index: index))
+            }
+        }
+
+        // The modal chain, innermost last.
+        var modal: RenderedNode? = nil
+        for index in navigation.modals.indices.reversed() {
+            modal = .stack(coordinator: navigation.modals[index].stack.coordinator, screens: stack(.modal(index)), modal: modal)
+        }
+        let node: RenderedNode
+        switch navigation.root {
+        case .stack(let root):
+            node = .stack(coordinator: root.coordinator, screens: stack(.root), modal: modal)
+        case .tabs(let tabs):
+            let renderedTabs = tabs.tabs.map { tab in
+                RenderedTab(
+                    id: tab.id, title: tab.title, icon: tab.icon,
+                    root: .stack(coordinator: tab.stack.coordinator, screens: stack(.tab(tab.id)), modal: nil))
+            }
+            node = .tabs(coordinator: tabs.coordinator, selected: tabs.selected, tabs: renderedTabs, modal: modal)
+        }
+        let visible = navigation.visibleScreens.compactMap { rendered[$0.id] }
+        return RenderedState(
+            session: state.session, revision: state.revision, context: state.context, coordinators: state.coordinators,
+            navigation: node, stack: visible, pendingDeepLink: state.pendingDeepLink)
+    }
+}
