@@ -1,1 +1,104 @@
-print("wayfinder")
+import DemoApp
+import Foundation
+import Glibc
+import WayfinderAPI
+import WayfinderHTTP
+import WayfinderStore
+
+// The `wayfinder` executable: settings, wiring, signals. Everything else lives in the targets.
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("wayfinder: \(message)\n".utf8))
+    exit(2)
+}
+
+let settings: Settings
+do {
+    switch try Settings.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
+    case .help:
+        print(Settings.help, terminator: "")
+        exit(0)
+    case .run(let parsed):
+        settings = parsed
+    }
+} catch {
+    fail(error.message)
+}
+
+let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
+let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
+let store: any SessionStore
+do {
+    if settings.store == "memory" {
+        store = MemoryStore(configuration: storeConfiguration)
+    } else {
+        store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
+    }
+} catch {
+    fail("cannot open the store \(settings.store): \(error)")
+}
+
+var apiConfiguration = APIConfiguration()
+apiConfiguration.sessionTTLMillis = storeConfiguration.ttlMillis
+apiConfiguration.maxSessions = settings.maxSessions
+apiConfiguration.publicDirectory = settings.publicDirectory
+apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
+if let document = FileManager.default.contents(atPath: settings.openAPI) {
+    apiConfiguration.openAPIDocument = Array(document)
+} else {
+    logger.log(.warn, "openapi_missing", [("path", .string(settings.openAPI))])
+}
+
+var httpConfiguration = HTTPServerConfiguration(host: settings.host, port: settings.port, threads: settings.threads)
+httpConfiguration.maxConnections = settings.maxConnections
+httpConfiguration.maxBodyBytes = settings.maxBodyBytes
+httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeoutSeconds * 1000))
+httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))
+httpConfiguration.shutdownDeadline = Duration.milliseconds(Int(settings.shutdownDeadlineSeconds * 1000))
+
+let serverBox = ServerBox()
+let api = WayfinderAPI(
+    engine: DemoApp.engine, store: store, configuration: apiConfiguration, logger: logger,
+    openConnections: { serverBox.server?.openConnections ?? 0 })
+let server = HTTPServer(configuration: httpConfiguration, handler: api)
+serverBox.server = server
+
+// Signals are taken synchronously by this thread (sigwait); every other thread blocks them.
+var signals = sigset_t()
+sigemptyset(&signals)
+sigaddset(&signals, SIGTERM)
+sigaddset(&signals, SIGINT)
+pthread_sigmask(SIG_BLOCK, &signals, nil)
+signal(SIGPIPE, SIG_IGN)
+
+do {
+    try server.start()
+} catch {
+    fail("cannot listen on \(settings.host):\(settings.port): \(error)")
+}
+api.start()
+logger.log(.info, "listening", [
+    ("host", .string(settings.host)), ("port", .int(server.boundPort)), ("threads", .int(settings.threads)),
+    ("store", .string(settings.store == "memory" ? "memory" : "sqlite")),
+])
+
+/// Waits for SIGTERM or SIGINT (blocked in every thread, so only `sigwait` sees them).
+func waitForSignal() -> Int32 {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTERM)
+    sigaddset(&set, SIGINT)
+    var received: Int32 = 0
+    sigwait(&set, &received)
+    return received
+}
+
+let received = waitForSignal()
+logger.log(.info, "shutting_down", [("signal", .int(Int(received))), ("deadlineSeconds", .double(settings.shutdownDeadlineSeconds))])
+// A second signal while draining exits at once.
+Thread.detachNewThread { _exit(128 + waitForSignal()) }
+api.shutdown()
+server.shutdown()
+server.waitUntilStopped()
+logger.log(.info, "stopped")
+exit(0)

@@ -1,0 +1,165 @@
+import WayfinderCore
+import WayfinderHTTP
+import WayfinderStore
+
+/// Every refusal of the v1 API. The mapping to a status, a problem `code` and extra members
+/// lives in this one file (RFC 9457 problem details).
+enum APIError: Error, Sendable {
+    case notFound
+    case methodNotAllowed(allow: [String])
+    case unauthorized(String)
+    case unsupportedMediaType(String)
+    case badJSON(String)
+    case revisionMismatch(currentRevision: Int)
+    case idempotencyKeyReused
+    case sessionLimit
+    case unavailable(String)
+    case navigation(NavigationError)
+    case internalError(String)
+
+    var status: Int {
+        switch self {
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .unauthorized: 401
+        case .unsupportedMediaType: 415
+        case .badJSON: 400
+        case .revisionMismatch: 412
+        case .idempotencyKeyReused: 422
+        case .sessionLimit, .unavailable: 503
+        case .navigation(.staleScreen): 409
+        case .navigation: 422
+        case .internalError: 500
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .unauthorized: "unauthorized"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .badJSON: "bad_json"
+        case .revisionMismatch: "revision_mismatch"
+        case .idempotencyKeyReused: "idempotency_key_reused"
+        case .sessionLimit: "session_limit"
+        case .unavailable: "service_unavailable"
+        case .internalError: "internal"
+        case .navigation(let error):
+            switch error {
+            case .routeUnavailable: "route_unavailable"
+            case .invalidParams: "invalid_params"
+            case .unknownDeepLink: "unknown_deeplink"
+            case .nothingToPop: "nothing_to_pop"
+            case .staleScreen: "stale_screen"
+            }
+        }
+    }
+
+    var detail: String {
+        switch self {
+        case .notFound: "There is nothing here, or the session does not exist or the token does not match."
+        case .methodNotAllowed(let allow): "Use one of: \(allow.joined(separator: ", "))."
+        case .unauthorized(let why): why
+        case .unsupportedMediaType(let why): why
+        case .badJSON(let why): "The body is not valid JSON: \(why)."
+        case .revisionMismatch(let current): "The session is at revision \(current); If-Match named another."
+        case .idempotencyKeyReused: "This Idempotency-Key was used for a different request."
+        case .sessionLimit: "The server holds as many sessions as it may; try again later."
+        case .unavailable: "The session store cannot be reached; try again shortly."
+        case .internalError: "The server failed to handle the request."
+        case .navigation(let error):
+            switch error {
+            case .routeUnavailable(let route, _): "No coordinator on screen handles the route '\(route)'."
+            case .invalidParams(let params): params.map { "\($0.name) \($0.reason)" }.joined(separator: "; ")
+            case .unknownDeepLink: "The deep link matches no pattern or names something that does not exist."
+            case .nothingToPop: "The screen on top is a root screen; there is nothing to go back to."
+            case .staleScreen(let requested, let top): "Screen \(requested) is not on top (\(top) is); nothing changed."
+            }
+        }
+    }
+
+    /// The problem+json response. `instance` is the path (never the query); `404` carries none.
+    func response(path: String, requestID: String) -> HTTPResponse {
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.key("type"); w.string("about:blank")
+        w.key("title"); w.string(HTTPStatusReason.phrase(status))
+        w.key("status"); w.int(status)
+        w.key("code"); w.string(code)
+        w.key("detail"); w.string(detail)
+        if status != 404 { w.key("instance"); w.string(path) }
+        w.key("requestId"); w.string(requestID)
+        switch self {
+        case .navigation(.invalidParams(let params)):
+            w.key("param"); w.string(params.first?.name ?? "body")
+            w.key("invalidParams"); w.beginArray()
+            for param in params {
+                w.beginObject(); w.key("name"); w.string(param.name); w.key("reason"); w.string(param.reason); w.endObject()
+            }
+            w.endArray()
+        case .navigation(.routeUnavailable(_, let available)):
+            w.key("availableRoutes"); w.beginArray(); for route in available { w.string(route) }; w.endArray()
+        default:
+            break
+        }
+        w.endObject()
+        var headers: HTTPHeaders = ["Content-Type": "application/problem+json"]
+        switch self {
+        case .methodNotAllowed(let allow): headers.add("Allow", allow.joined(separator: ", "))
+        case .unauthorized: headers.add("WWW-Authenticate", "Bearer")
+        case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
+        case .sessionLimit: headers.add("Retry-After", "60")
+        case .unavailable: headers.add("Retry-After", "1")
+        default: break
+        }
+        return HTTPResponse(status: status, headers: headers, body: w.bytes)
+    }
+
+    static func from(_ error: StoreError) -> APIError {
+        switch error {
+        case .sessionLimit: .sessionLimit
+        case .notFound: .notFound
+        case .unavailable(let why): .unavailable(why)
+        case .duplicateID, .conflict: .internalError("\(error)")
+        }
+    }
+
+    static func invalid(_ name: String, _ reason: String) -> APIError {
+        .navigation(.invalidParam(name, reason))
+    }
+}
+
+/// Strong entity tags for revisions: `"7"`.
+enum ETag {
+    static func of(_ revision: Int) -> String { "\"\(revision)\"" }
+
+    /// Whether an `If-Match` value matches `revision` (RFC 9110 §13.1.1: strong comparison,
+    /// `*` matches any current representation, a list matches if any member does).
+    static func ifMatch(_ header: String, revision: Int) -> Bool {
+        let current = of(revision)
+        return header.split(separator: ",").contains { tag in
+            let tag = tag.trimmingSpaces
+            return tag == "*" || tag == current
+        }
+    }
+
+    /// Whether an `If-None-Match` value matches `revision` (weak comparison, `*` matches).
+    static func ifNoneMatch(_ header: String, revision: Int) -> Bool {
+        let current = of(revision)
+        return header.split(separator: ",").contains { tag in
+            var tag = tag.trimmingSpaces
+            if tag.hasPrefix("W/") { tag = String(tag.dropFirst(2)) }
+            return tag == "*" || tag == current
+        }
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+import WayfinderCore
+import WayfinderHTTP
+import WayfinderStore
+
+/// `GET /v1/sessions/{id}/events`: the current state at once, then one `state` event per change.
+extension WayfinderAPI {
+    func openEvents(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try authorized(id, request, allowQueryToken: true)
+        let headers: HTTPHeaders = ["Content-Type": "text/event-stream", "Cache-Control": "no-store"]
+        if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers) }
+        // With Last-Event-ID equal to the current revision the client has this state already.
+        let resume = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpacesString) } == session.revision
+        let store = self.store, events = self.events, metrics = self.metrics
+        return HTTPResponse(status: 200, headers: headers) { [self] writer in
+            let lastSent = Locked(resume ? session.revision : 0)
+            // Subscribe before sending the first event so no change can fall in between.
+            let subscription = store.changes.subscribe(id) { [self] change in
+                switch change {
+                case .saved: self.sendState(id, to: writer, lastSent: lastSent)
+                case .deleted: writer.close()
+                }
+            }
+            events.add(writer)
+            metrics.eventStreams.add(1, ordering: .relaxed)
+            writer.onClose {
+                subscription.cancel()
+                events.remove(writer)
+                metrics.eventStreams.subtract(1, ordering: .relaxed)
+            }
+            if !resume { sendState(id, to: writer, lastSent: lastSent) }
+        }
+    }
+
+    /// Loads and sends the session's state if it is newer than what this stream sent last.
+    private func sendState(_ id: String, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
+        do {
+            guard let session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
+            let body = try renderedBody(session)
+            lastSent.withLock { last in
+                guard session.revision > last else { return }
+                last = session.revision
+                var event = Array("event: state\nid: \(session.revision)\ndata: ".utf8)
+                event.append(contentsOf: body)
+                event.append(contentsOf: Array("\n\n".utf8))
+                _ = writer.write(event)
+            }
+        } catch {
+            logger.log(.warn, "event_stream_failed", [("session", .string(id)), ("error", .string("\(error)"))])
+            writer.close()
+        }
+    }
+}
+
+extension String {
+    var trimmingSpacesString: String { self[...].trimmingSpaces }
+}

@@ -1,0 +1,169 @@
+import WayfinderCore
+import WayfinderHTTP
+import WayfinderStore
+
+/// The session operations: create, read, delete, and the four mutations.
+extension WayfinderAPI {
+    // MARK: Create
+
+    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        let body = try RequestBody.read(request)
+        _ = try body.object()
+        let context = try body.optionalObject("context") ?? [:]
+        let deepLink = try body.optionalString("deepLink")
+        let now = WallClock.nowMillis()
+        for _ in 0..<4 {
+            let id = Credentials.newSessionID(), token = Credentials.newToken()
+            let state = try engine.start(session: id, context: context, deepLink: deepLink)
+            let stored = StoredSession(
+                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: try SessionCodec.encode(state),
+                lastUsed: now)
+            do {
+                try metrics.timed("create") { try store.create(stored, maxSessions: configuration.maxSessions) }
+            } catch StoreError.duplicateID {
+                continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
+            }
+            let rendered = render(state)
+            var w = JSONWriter(capacity: rendered.count + 128)
+            w.beginObject()
+            w.key("id"); w.string(id)
+            w.key("token"); w.string(token)
+            w.endObject()
+            var bytes = w.bytes
+            bytes.removeLast()
+            bytes.append(contentsOf: Array(#","state":"#.utf8))
+            bytes.append(contentsOf: rendered)
+            bytes.append(UInt8(ascii: "}"))
+            return json(201, bytes, ["Location": "/v1/sessions/\(id)", "ETag": ETag.of(state.revision), "Cache-Control": "no-store"])
+        }
+        throw APIError.internalError("could not allocate a session id")
+    }
+
+    // MARK: Read and delete
+
+    func readSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try authorized(id, request, allowQueryToken: false)
+        let etag = ETag.of(session.revision)
+        if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
+            return HTTPResponse(status: 304, headers: ["ETag": etag])
+        }
+        return json(200, try renderedBody(session), ["ETag": etag])
+    }
+
+    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try authorized(id, request, allowQueryToken: false)
+        if let condition = request.headers["If-Match"], !ETag.ifMatch(condition, revision: session.revision) {
+            throw APIError.revisionMismatch(currentRevision: session.revision)
+        }
+        guard try metrics.timed("delete", { try store.delete(id: id) }) else { throw APIError.notFound }
+        renderCache.remove(id)
+        return HTTPResponse(status: 204)
+    }
+
+    // MARK: Mutations
+
+    /// Runs one action with the contract's order of checks: auth, body (415, 400), idempotent
+    /// replay, `If-Match` (412), then the action; saved with compare-and-set on the revision.
+    ///
+    /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
+    /// state (so concurrent triggers both apply, in some order); with it, the loser gets `412`.
+    func mutate(_ id: String, _ request: HTTPRequest, action makeAction: (RequestBody) throws -> Action) throws -> HTTPResponse {
+        var session = try authorized(id, request, allowQueryToken: false)
+        let body = try RequestBody.read(request)
+        let key = request.headers["Idempotency-Key"].flatMap { $0.isEmpty ? nil : $0 }
+        let fingerprint = key.map { _ in
+            SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
+        }
+        let ifMatch = request.headers["If-Match"]
+        for _ in 0..<16 {
+            if let key, let fingerprint,
+                let record = try metrics.timed("idempotency", { try store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis()) })
+            {
+                guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+                var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
+                headers.set("Idempotent-Replayed", "true")
+                return HTTPResponse(status: record.status, headers: headers, body: record.body)
+            }
+            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
+                throw APIError.revisionMismatch(currentRevision: session.revision)
+            }
+            let action = try makeAction(body)
+            let state = try SessionCodec.decode(session.state)
+            let outcome = try engine.reduce(state, action)
+            let bytes = actionBody(outcome)
+            let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
+            guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
+            var next = session
+            next.revision = outcome.state.revision
+            next.lastUsed = WallClock.nowMillis()
+            if outcome.changed { next.state = try SessionCodec.encode(outcome.state) }
+            let record = key.map { key in
+                IdempotencyRecord(
+                    sessionID: id, key: key, fingerprint: fingerprint ?? [], status: 200,
+                    headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: next.lastUsed)
+            }
+            do {
+                try metrics.timed("save") { try store.save(next, expectedRevision: session.revision, idempotency: record) }
+            } catch StoreError.conflict(let current) {
+                if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
+                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
+                session = fresh
+                continue
+            }
+            if case .trigger(let route) = action, outcome.changed {
+                metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
+            }
+            return HTTPResponse(status: 200, headers: headers, body: bytes)
+        }
+        throw APIError.unavailable("too much contention on one session")
+    }
+
+    /// `{"state": …, "transitions": […]}`; also warms the render cache.
+    private func actionBody(_ outcome: Outcome) -> [UInt8] {
+        let rendered = render(outcome.state)
+        var w = JSONWriter(capacity: rendered.count + 256)
+        w.beginObject()
+        w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
+        w.endObject()
+        var bytes = Array(#"{"state":"#.utf8)
+        bytes.append(contentsOf: rendered)
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: w.bytes.dropFirst())
+        return bytes
+    }
+
+    /// The flow of the coordinator that owns the top screen (for the routes metric).
+    private func handlingFlow(_ route: Route, in state: SessionState) -> String {
+        guard let top = state.navigation.topScreen else { return "unknown" }
+        return state.coordinators.find(top.coordinator)?.flow ?? "unknown"
+    }
+
+    // MARK: Shared
+
+    /// The session named by the path if the bearer token matches: `401` without a usable token,
+    /// `404` alike for an unknown id and a wrong token.
+    func authorized(_ id: String, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
+        let token = try Credentials.bearerToken(request, allowQuery: allowQueryToken)
+        let now = WallClock.nowMillis()
+        guard let session = try metrics.timed("load", { try store.load(id: id, now: now) }),
+            Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token))
+        else { throw APIError.notFound }
+        if now - session.lastUsed > max(1000, configuration.sessionTTLMillis / 100) {
+            try? store.touch(id: id, now: now)  // best effort: a failed refresh only shortens the idle window
+        }
+        return session
+    }
+
+    /// The rendered state of a stored session, from the cache when the revision matches.
+    func renderedBody(_ session: StoredSession) throws -> [UInt8] {
+        if let cached = renderCache.get(session.id, revision: session.revision) { return cached }
+        let state = try SessionCodec.decode(session.state)
+        return render(state)
+    }
+
+    func render(_ state: SessionState) -> [UInt8] {
+        let bytes = engine.render(state).jsonBytes
+        renderCache.put(state.session, revision: state.revision, body: bytes)
+        return bytes
+    }
+}

@@ -1,0 +1,108 @@
+import WayfinderHTTP
+import WayfinderStore
+
+/// Session ids and bearer tokens: random, URL-safe, and only ever stored as hashes.
+enum Credentials {
+    /// 128 random bits, base64url (22 characters).
+    static func newSessionID() -> String { base64URL(randomBytes(16)) }
+    /// 256 random bits, base64url (43 characters).
+    static func newToken() -> String { base64URL(randomBytes(32)) }
+
+    static func hash(_ token: String) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
+
+    /// Compares two hashes in time independent of where they differ.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+
+    /// The token of `Authorization: Bearer <token>` (scheme case-insensitive), or, for event
+    /// streams, `?access_token=`; the header wins when both are present.
+    static func bearerToken(_ request: HTTPRequest, allowQuery: Bool) throws(APIError) -> String {
+        if let header = request.headers["Authorization"] {
+            let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw .unauthorized("Authorization must be 'Bearer <token>'.")
+            }
+            let token = parts[1].trimmingSpaces
+            guard !token.isEmpty, token.utf8.allSatisfy(isTokenByte) else {
+                throw .unauthorized("The bearer token is malformed.")
+            }
+            return token
+        }
+        if allowQuery, let token = QueryString.value("access_token", in: request.query), !token.isEmpty {
+            return token
+        }
+        throw .unauthorized("This call needs Authorization: Bearer <token>.")
+    }
+
+    /// RFC 6750 b64token characters.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+            UInt8(ascii: "="):
+            true
+        default: false
+        }
+    }
+
+    private static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let n = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            for shift in [18, 12, 6, 0] { out.append(alphabet[Int((n >> UInt32(shift)) & 63)]) }
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest > 0 {
+            var n = UInt32(bytes[index]) << 16
+            if rest == 2 { n |= UInt32(bytes[index + 1]) << 8 }
+            out.append(alphabet[Int((n >> 18) & 63)])
+            out.append(alphabet[Int((n >> 12) & 63)])
+            if rest == 2 { out.append(alphabet[Int((n >> 6) & 63)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// `application/x-www-form-urlencoded` query parameters.
+enum QueryString {
+    static func value(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if percentDecode(parts[0]) == name { return parts.count == 2 ? percentDecode(parts[1]) : "" }
+        }
+        return nil
+    }
+
+    static func percentDecode(_ s: Substring) -> String {
+        var bytes: [UInt8] = []
+        var iterator = s.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,124 @@
+import Glibc
+import Synchronization
+
+/// Prometheus metrics of the API, rendered in the text exposition format (version 0.0.4).
+public final class Metrics: Sendable {
+    static let latencyBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+
+    private struct Histogram {
+        var counts = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count)
+        var sum: Double = 0
+        var total: UInt64 = 0
+        mutating func observe(_ seconds: Double) {
+            for (index, bound) in Metrics.latencyBuckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            sum += seconds
+            total += 1
+        }
+    }
+
+    private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
+    private struct State {
+        var requests: [RequestKey: UInt64] = [:]
+        var latency: [String: Histogram] = [:]
+        var routes: [String: UInt64] = [:]  // "flow\u{0}route"
+        var store: [String: Histogram] = [:]
+    }
+
+    private let state = Mutex(State())
+    let eventStreams = Atomic<Int>(0)
+
+    public init() {}
+
+    func request(route: String, method: String, status: Int, seconds: Double) {
+        state.withLock {
+            $0.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            $0.latency[route, default: Histogram()].observe(seconds)
+        }
+    }
+
+    func routeTriggered(flow: String, route: String) {
+        state.withLock { $0.routes[flow + "\u{0}" + route, default: 0] += 1 }
+    }
+
+    func storeOperation(_ op: String, seconds: Double) {
+        state.withLock { $0.store[op, default: Histogram()].observe(seconds) }
+    }
+
+    /// Times a store call.
+    func timed<T>(_ op: String, _ body: () throws -> T) rethrows -> T {
+        let start = WallClock.monotonicNanos()
+        defer { storeOperation(op, seconds: Double(WallClock.monotonicNanos() - start) / 1e9) }
+        return try body()
+    }
+
+    /// The exposition text; gauges are read by the caller and passed in.
+    func render(openConnections: Int, sessions: Int?) -> String {
+        let snapshot = state.withLock { $0 }
+        var out = ""
+        func escape(_ s: String) -> String {
+            var r = ""
+            for c in s {
+                switch c {
+                case "\\": r += "\\\\"
+                case "\"": r += "\\\""
+                case "\n": r += "\\n"
+                default: r.append(c)
+                }
+            }
+            return r
+        }
+        func histogram(_ name: String, _ label: String, _ values: [String: Histogram]) {
+            for key in values.keys.sorted() {
+                let h = values[key]!
+                for (index, bound) in Self.latencyBuckets.enumerated() {
+                    out += "\(name)_bucket{\(label)=\"\(escape(key))\",le=\"\(bound)\"} \(h.counts[index])\n"
+                }
+                out += "\(name)_bucket{\(label)=\"\(escape(key))\",le=\"+Inf\"} \(h.total)\n"
+                out += "\(name)_sum{\(label)=\"\(escape(key))\"} \(h.sum)\n"
+                out += "\(name)_count{\(label)=\"\(escape(key))\"} \(h.total)\n"
+            }
+        }
+        out += "# HELP wayfinder_http_requests_total HTTP requests answered by the API, by route template, method and status.\n"
+        out += "# TYPE wayfinder_http_requests_total counter\n"
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            out += "wayfinder_http_requests_total{route=\"\(escape(key.route))\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        out += "# HELP wayfinder_http_request_duration_seconds Time to answer a request, by route template.\n"
+        out += "# TYPE wayfinder_http_request_duration_seconds histogram\n"
+        histogram("wayfinder_http_request_duration_seconds", "route", snapshot.latency)
+        out += "# HELP wayfinder_http_open_connections Open client connections.\n"
+        out += "# TYPE wayfinder_http_open_connections gauge\n"
+        out += "wayfinder_http_open_connections \(openConnections)\n"
+        if let sessions {
+            out += "# HELP wayfinder_sessions_active Sessions in the store.\n"
+            out += "# TYPE wayfinder_sessions_active gauge\n"
+            out += "wayfinder_sessions_active \(sessions)\n"
+        }
+        out += "# HELP wayfinder_routes_triggered_total Routes applied, by flow and route.\n"
+        out += "# TYPE wayfinder_routes_triggered_total counter\n"
+        for key in snapshot.routes.keys.sorted() {
+            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            out += "wayfinder_routes_triggered_total{flow=\"\(escape(parts[0]))\",route=\"\(escape(parts.count > 1 ? parts[1] : ""))\"} \(snapshot.routes[key]!)\n"
+        }
+        out += "# HELP wayfinder_store_operation_duration_seconds Session store calls, by operation.\n"
+        out += "# TYPE wayfinder_store_operation_duration_seconds histogram\n"
+        histogram("wayfinder_store_operation_duration_seconds", "op", snapshot.store)
+        out += "# HELP wayfinder_event_streams_open Open server-sent event streams.\n"
+        out += "# TYPE wayfinder_event_streams_open gauge\n"
+        out += "wayfinder_event_streams_open \(eventStreams.load(ordering: .relaxed))\n"
+        out += "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
+        out += "# TYPE process_resident_memory_bytes gauge\n"
+        out += "process_resident_memory_bytes \(Self.residentBytes())\n"
+        return out
+    }
+
+    /// Resident set size from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(file) }
+        var size = 0, resident = 0
+        guard withUnsafeMutablePointer(to: &size, { s in withUnsafeMutablePointer(to: &resident) { r in
+            withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) } } }) == 2 else { return 0 }
+        return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}

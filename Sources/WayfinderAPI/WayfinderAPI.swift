@@ -1,0 +1,164 @@
+import WayfinderCore
+import WayfinderHTTP
+import WayfinderStore
+
+/// Settings of the v1 API (the HTTP limits live in `HTTPServerConfiguration`).
+public struct APIConfiguration: Sendable {
+    /// Sessions idle for longer expire. Default 24 h.
+    public var sessionTTLMillis: Int64 = 24 * 60 * 60 * 1000
+    /// Sessions at once; more gives `503 session_limit`.
+    public var maxSessions = 100_000
+    /// The thin web client's folder, served at `/`.
+    public var publicDirectory: String? = "Public"
+    /// The contract, served at `/openapi.yaml` (read once at start).
+    public var openAPIDocument: [UInt8] = []
+    /// How often an idle event stream gets a comment line.
+    public var heartbeatSeconds: Double = 15
+    /// Rendered states kept for unchanged sessions.
+    public var renderCacheCapacity = 50_000
+
+    public init() {}
+}
+
+/// The v1 API as an HTTP handler: routing, auth, bodies, problems, and the session operations.
+///
+/// It plugs the pure engine and a session store into the HTTP server; it renders on request and
+/// keeps nothing that could drift from the store (the render cache is keyed by revision).
+public final class WayfinderAPI: HTTPHandler {
+    let engine: Engine
+    let store: any SessionStore
+    let configuration: APIConfiguration
+    let logger: Logger
+    public let metrics: Metrics
+    let renderCache: RenderCache
+    let files: StaticFiles?
+    let events: EventStreams
+    let catalogJSON: [UInt8]
+    let catalogDOT: [UInt8]
+    /// Reads the server's open connections for `/metrics` (set after the server exists).
+    public let openConnections: @Sendable () -> Int
+
+    public init(
+        engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
+        openConnections: @escaping @Sendable () -> Int = { 0 }
+    ) {
+        self.engine = engine
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = Metrics()
+        self.renderCache = RenderCache(capacity: configuration.renderCacheCapacity)
+        self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
+        self.events = EventStreams(heartbeatSeconds: configuration.heartbeatSeconds)
+        var writer = JSONWriter()
+        engine.app.writeCatalog(to: &writer)
+        self.catalogJSON = writer.bytes
+        self.catalogDOT = Array(engine.app.catalogDOT.utf8)
+        self.openConnections = openConnections
+    }
+
+    /// Starts the background work: event-stream heartbeats and the expiry sweeper.
+    public func start() {
+        events.startHeartbeat()
+        let interval = max(1.0, min(60.0, Double(configuration.sessionTTLMillis) / 100_000))
+        Sweeper.start(every: interval) { [weak self] in self?.sweep() ?? false }
+    }
+
+    /// Ends every event stream (graceful shutdown) and stops background work.
+    public func shutdown() {
+        events.closeAll()
+        Sweeper.stopAll()
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = WallClock.monotonicNanos()
+        let requestID = RequestID.from(request.headers["X-Request-Id"])
+        let endpoint = Endpoint(path: request.path)
+        var response: HTTPResponse
+        do {
+            response = try dispatch(endpoint, request)
+        } catch let error as APIError {
+            response = error.response(path: request.path, requestID: requestID)
+        } catch let error as NavigationError {
+            response = APIError.navigation(error).response(path: request.path, requestID: requestID)
+        } catch let error as StoreError {
+            response = APIError.from(error).response(path: request.path, requestID: requestID)
+        } catch {
+            logger.log(.error, "internal_error", [("path", .string(request.path)), ("error", .string("\(error)"))])
+            response = APIError.internalError("\(error)").response(path: request.path, requestID: requestID)
+        }
+        response.headers.set("X-Request-Id", requestID)
+        let seconds = Double(WallClock.monotonicNanos() - started) / 1e9
+        metrics.request(route: endpoint.template, method: request.method, status: response.status, seconds: seconds)
+        if logger.enabled(.info) {
+            var fields: [(String, JSONValue)] = [
+                ("method", .string(request.method)), ("path", .string(request.path)), ("status", .int(response.status)),
+                ("durationMicros", .int(Int(seconds * 1e6))), ("bytes", .int(response.byteCount)),
+                ("requestId", .string(requestID)),
+            ]
+            if let id = endpoint.sessionID { fields.append(("session", .string(id))) }
+            logger.log(.info, "request", fields)
+        }
+        return response
+    }
+
+    private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest) throws -> HTTPResponse {
+        if endpoint == .unknownAPI { throw APIError.notFound }
+        let method = request.method
+        guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
+        switch endpoint {
+        case .createSession: return try createSession(request)
+        case .session(let id):
+            return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request)
+        case .routes(let id): return try mutate(id, request) { body in .trigger(Route(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
+        case .back(let id): return try mutate(id, request) { body in .back(screen: try body.optionalString("screen")) }
+        case .tab(let id): return try mutate(id, request) { body in .selectTab(try body.requiredString("tab")) }
+        case .deepLinks(let id): return try mutate(id, request) { body in .openDeepLink(try body.requiredString("url")) }
+        case .events(let id): return try openEvents(id, request)
+        case .flows: return try flows(request)
+        case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
+        case .readyz: return readiness()
+        case .metrics: return metricsResponse()
+        case .openAPI:
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: configuration.openAPIDocument)
+        case .file:
+            if let response = files?.response(for: request) { return response }
+            throw APIError.notFound
+        case .unknownAPI:
+            throw APIError.notFound
+        }
+    }
+
+    func json(_ status: Int, _ body: [UInt8], _ headers: HTTPHeaders = [:]) -> HTTPResponse {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    private func sweep() -> Bool {
+        do {
+            let expired = try store.expire(now: WallClock.nowMillis())
+            if expired > 0 { logger.log(.info, "sessions_expired", [("count", .int(expired))]) }
+        } catch {
+            logger.log(.warn, "expiry_failed", [("error", .string("\(error)"))])
+        }
+        return true
+    }
+}
+
+extension HTTPResponse {
+    var byteCount: Int {
+        if case .bytes(let bytes) = body { return bytes.count }
+        return 0
+    }
+}
+
+/// `X-Request-Id`: a client's value (1–128 visible ASCII characters) or a fresh one.
+enum RequestID {
+    static func from(_ header: String?) -> String {
+        if let header, !header.isEmpty, header.utf8.count <= 128, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+            return header
+        }
+        return Credentials.base64URL((0..<12).map { _ in UInt8.random(in: .min ... .max) })
+    }
+}

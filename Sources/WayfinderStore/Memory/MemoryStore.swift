@@ -1,0 +1,169 @@
+import Synchronization
+
+/// A `SessionStore` in process memory: for tests, benchmarks and `--store memory`.
+///
+/// Sessions are spread over 64 shards by id, each a `Mutex`-guarded dictionary, so threads working
+/// on different sessions rarely meet and no lock is global. The number of stored sessions is an
+/// `Atomic`, so the cap check at `create` costs one compare-exchange.
+///
+/// Memory per idle session is the `StoredSession` (id, 32-byte token hash, state bytes, two
+/// integers) plus its dictionary slot and an empty idempotency table (no allocation until used):
+/// roughly 250 bytes plus the state's JSON.
+public final class MemoryStore: SessionStore {
+    public let configuration: StoreConfiguration
+    public let changes = ChangeFeed()
+
+    private static let shardCount = 64
+    private let shards: [Shard]
+    private let storedCount = Atomic<Int>(0)
+    private let reclaimGate: ReclaimGate
+
+    public init(configuration: StoreConfiguration = StoreConfiguration()) {
+        self.configuration = configuration
+        self.shards = (0..<Self.shardCount).map { _ in Shard() }
+        self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
+    }
+
+    public func create(_ session: StoredSession, maxSessions: Int) throws {
+        if !reserveSlot(maxSessions: maxSessions) {
+            guard reclaimGate.admit(now: session.lastUsed) else { throw StoreError.sessionLimit }
+            _ = expire(now: session.lastUsed)
+            guard reserveSlot(maxSessions: maxSessions) else { throw StoreError.sessionLimit }
+        }
+        let inserted = shard(for: session.id).entries.withLock { table -> Bool in
+            guard table[session.id] == nil else { return false }
+            table[session.id] = Entry(session: session)
+            return true
+        }
+        if !inserted {
+            storedCount.subtract(1, ordering: .relaxed)
+            throw StoreError.duplicateID
+        }
+    }
+
+    public func load(id: String, now: Int64) -> StoredSession? {
+        shard(for: id).entries.withLock { table -> StoredSession? in
+            guard let session = table[id]?.session,
+                !configuration.isExpired(lastUsed: session.lastUsed, now: now)
+            else { return nil }
+            return session
+        }
+    }
+
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+        let outcome = shard(for: session.id).entries.withLock { table -> SaveOutcome in
+            guard let current = table[session.id]?.session.revision else { return .notFound }
+            guard current == expectedRevision else { return .conflict(current) }
+            table[session.id]!.session = session
+            if let idempotency {
+                table[session.id]!.idempotency[idempotency.key] = idempotency
+            }
+            return .saved
+        }
+        switch outcome {
+        case .notFound: throw StoreError.notFound
+        case .conflict(let current): throw StoreError.conflict(currentRevision: current)
+        case .saved:
+            if session.revision != expectedRevision {
+                changes.publish(session.id, .saved(revision: session.revision))
+            }
+        }
+    }
+
+    public func touch(id: String, now: Int64) throws {
+        let found = shard(for: id).entries.withLock { table -> Bool in
+            guard let lastUsed = table[id]?.session.lastUsed else { return false }
+            if lastUsed < now { table[id]!.session.lastUsed = now }
+            return true
+        }
+        if !found { throw StoreError.notFound }
+    }
+
+    public func delete(id: String) -> Bool {
+        let removed = shard(for: id).entries.withLock { $0.removeValue(forKey: id) != nil }
+        if removed {
+            storedCount.subtract(1, ordering: .relaxed)
+            changes.publish(id, .deleted)
+        }
+        return removed
+    }
+
+    public func idempotencyRecord(sessionID: String, key: String, now: Int64) -> IdempotencyRecord? {
+        shard(for: sessionID).entries.withLock { table -> IdempotencyRecord? in
+            guard let record = table[sessionID]?.idempotency[key],
+                !configuration.isExpired(createdAt: record.createdAt, now: now)
+            else { return nil }
+            return record
+        }
+    }
+
+    public func expire(now: Int64) -> Int {
+        reclaimGate.noteExpiryPass(now: now)
+        var expiredTotal = 0
+        for shard in shards {
+            let expired = shard.entries.withLock { table -> [String] in
+                var expired: [String] = []
+                var withStaleRecords: [String] = []
+                for (id, entry) in table {
+                    if configuration.isExpired(lastUsed: entry.session.lastUsed, now: now) {
+                        expired.append(id)
+                    } else if entry.idempotency.values.contains(where: {
+                        configuration.isExpired(createdAt: $0.createdAt, now: now)
+                    }) {
+                        withStaleRecords.append(id)
+                    }
+                }
+                for id in expired { table.removeValue(forKey: id) }
+                for id in withStaleRecords {
+                    table[id]!.idempotency = table[id]!.idempotency.filter {
+                        !configuration.isExpired(createdAt: $0.value.createdAt, now: now)
+                    }
+                }
+                return expired
+            }
+            if expired.isEmpty { continue }
+            storedCount.subtract(expired.count, ordering: .relaxed)
+            expiredTotal += expired.count
+            for id in expired { changes.publish(id, .deleted) }
+        }
+        return expiredTotal
+    }
+
+    public func count(now: Int64) -> Int {
+        storedCount.load(ordering: .relaxed)
+    }
+
+    public func ping() {}
+
+    // MARK: Internals
+
+    /// One stored session with its idempotency records (an empty dictionary allocates nothing).
+    private struct Entry {
+        var session: StoredSession
+        var idempotency: [String: IdempotencyRecord] = [:]
+    }
+
+    private enum SaveOutcome {
+        case saved, notFound, conflict(Int)
+    }
+
+    private final class Shard: Sendable {
+        let entries = Mutex<[String: Entry]>([:])
+    }
+
+    private func shard(for id: String) -> Shard {
+        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+    }
+
+    /// Counts a new session in unless `maxSessions` are stored.
+    private func reserveSlot(maxSessions: Int) -> Bool {
+        var current = storedCount.load(ordering: .relaxed)
+        while current < maxSessions {
+            let (exchanged, original) = storedCount.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+}

@@ -1,0 +1,57 @@
+/// A reading connection of an `SQLiteStore` with its prepared statements.
+///
+/// In WAL mode readers never block the writer nor each other; each query runs in its own read
+/// transaction and so sees every commit that returned before it started.
+final class SQLiteReader {
+    private let connection: SQLiteConnection
+    private let loadSession: SQLiteStatement
+    private let loadIdempotency: SQLiteStatement
+    private let selectOne: SQLiteStatement
+
+    init(connection: SQLiteConnection) throws {
+        self.connection = connection
+        loadSession = try connection.prepare(
+            "SELECT token_hash, revision, state, last_used FROM sessions WHERE id = ?1")
+        loadIdempotency = try connection.prepare(
+            """
+            SELECT fingerprint, status, headers, body, created_at FROM idempotency
+            WHERE session_id = ?1 AND key = ?2
+            """)
+        selectOne = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
+    }
+
+    func session(id: String) throws -> StoredSession? {
+        defer { loadSession.reset() }
+        try loadSession.bind(1, id)
+        guard try loadSession.step() else { return nil }
+        return StoredSession(
+            id: id,
+            tokenHash: loadSession.columnBlob(0),
+            revision: Int(loadSession.columnInt64(1)),
+            state: loadSession.columnBlob(2),
+            lastUsed: loadSession.columnInt64(3))
+    }
+
+    func idempotencyRecord(sessionID: String, key: String) throws -> IdempotencyRecord? {
+        defer { loadIdempotency.reset() }
+        try loadIdempotency.bind(1, sessionID)
+        try loadIdempotency.bind(2, key)
+        guard try loadIdempotency.step() else { return nil }
+        return IdempotencyRecord(
+            sessionID: sessionID,
+            key: key,
+            fingerprint: loadIdempotency.columnBlob(0),
+            status: Int(loadIdempotency.columnInt64(1)),
+            headers: try HeaderCoding.decode(loadIdempotency.columnBlob(2)),
+            body: loadIdempotency.columnBlob(3),
+            createdAt: loadIdempotency.columnInt64(4))
+    }
+
+    /// Reads one row: proves the file is readable and the schema is in place.
+    func ping() throws {
+        defer { selectOne.reset() }
+        guard try selectOne.step() else {
+            throw StoreError.unavailable("sqlite: the counters row for sessions is missing")
+        }
+    }
+}

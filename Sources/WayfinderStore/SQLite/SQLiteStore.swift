@@ -1,0 +1,240 @@
+import CSQLite
+import Glibc
+import Synchronization
+
+/// A `SessionStore` in an SQLite file: the default store, embedded, nothing to install or start.
+///
+/// Connections: one writer behind a `Mutex` (SQLite admits one writer at a time; serialising our
+/// own threads in-process avoids `SQLITE_BUSY` churn) and a small pool of readers, each behind its
+/// own `Mutex`; a reader is picked round-robin, skipping busy ones. All statements are prepared once
+/// per connection and reused. `busy_timeout` covers other processes and checkpoints.
+///
+/// Sessions are read on demand, never loaded at start. Opening reads the schema version and one
+/// counter row, so it costs the same with a million rows as with none (no scan: expiry walks an
+/// index on `last_used`; the count is kept by triggers and cached in an `Atomic`).
+///
+/// - Important: Durability. The database runs in WAL mode. With `.processCrash` (the default,
+///   `synchronous=NORMAL`) a commit has written its frames to the `-wal` file with `write(2)` before
+///   `save` returns; the bytes are then in the kernel's page cache, which outlives the process, so a
+///   change acknowledged with 2xx survives `kill -9` and any crash of the server. Only an OS crash
+///   or power loss before the next checkpoint's `fsync` can lose the most recent commits (never
+///   corrupt the file). `.powerLoss` (`synchronous=FULL`) also `fsync`s the WAL at every commit,
+///   closing that window at the price of one flush per write.
+///
+/// - Important: One process owns a database file: the cached count assumes no other process
+///   inserts or deletes sessions.
+public final class SQLiteStore: SessionStore {
+    /// How much a returned `save` survives.
+    public enum Durability: Sendable, Equatable {
+        /// WAL with `synchronous=NORMAL`: survives the process being killed (`kill -9`), not power loss.
+        case processCrash
+        /// WAL with `synchronous=FULL`: also survives an OS crash or power loss.
+        case powerLoss
+    }
+
+    public let configuration: StoreConfiguration
+    public let changes = ChangeFeed()
+    public let path: String
+
+    private let writer: Mutex<SQLiteWriter>
+    private let readers: [ReaderSlot]
+    private let nextReader = Atomic<UInt>(0)
+    private let storedCount: Atomic<Int>
+    private let reclaimGate: ReclaimGate
+
+    /// Opens (creating the directory, the file and the schema if needed) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - readerCount: reading connections in the pool (at least 1).
+    ///   - busyTimeoutMillis: how long a statement waits for a lock held by another connection.
+    /// - Throws: `.unavailable` with SQLite's message if the file cannot be opened or migrated.
+    public init(
+        path: String,
+        configuration: StoreConfiguration = StoreConfiguration(),
+        durability: Durability = .processCrash,
+        readerCount: Int = 4,
+        busyTimeoutMillis: Int32 = 5_000
+    ) throws {
+        self.path = path
+        self.configuration = configuration
+        self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
+        try Self.createParentDirectory(of: path)
+
+        let connection = try SQLiteConnection(path: path)
+        try connection.setBusyTimeout(milliseconds: busyTimeoutMillis)
+        let journalMode = try connection.queryText("PRAGMA journal_mode = WAL")
+        guard journalMode?.lowercased() == "wal" else {
+            throw StoreError.unavailable("sqlite: could not enable WAL mode (journal_mode is \(journalMode ?? "unknown"))")
+        }
+        try connection.execute(durability == .processCrash ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
+        try SQLiteSchema.migrate(connection)
+        let writer = try SQLiteWriter(connection: connection)
+        self.storedCount = Atomic(try writer.storedCount())
+        self.writer = Mutex(writer)
+
+        var readers: [ReaderSlot] = []
+        for _ in 0..<max(1, readerCount) {
+            let connection = try SQLiteConnection(path: path)
+            try connection.setBusyTimeout(milliseconds: busyTimeoutMillis)
+            try connection.execute("PRAGMA query_only = 1")
+            readers.append(ReaderSlot(try SQLiteReader(connection: connection)))
+        }
+        self.readers = readers
+    }
+
+    public func create(_ session: StoredSession, maxSessions: Int) throws {
+        let (outcome, expired) = try writer.withLock { writer -> (CreateOutcome, [String]) in
+            var expired: [String] = []
+            if storedCount.load(ordering: .relaxed) >= maxSessions {
+                guard reclaimGate.admit(now: session.lastUsed) else { return (.full, []) }
+                expired = try expireLocked(writer, now: session.lastUsed)
+                guard storedCount.load(ordering: .relaxed) < maxSessions else { return (.full, expired) }
+            }
+            guard try writer.insert(session) else { return (.duplicate, expired) }
+            storedCount.add(1, ordering: .relaxed)
+            return (.created, expired)
+        }
+        publishDeletions(expired)
+        switch outcome {
+        case .created: return
+        case .full: throw StoreError.sessionLimit
+        case .duplicate: throw StoreError.duplicateID
+        }
+    }
+
+    public func load(id: String, now: Int64) throws -> StoredSession? {
+        guard let session = try withReader({ try $0.session(id: id) }),
+            !configuration.isExpired(lastUsed: session.lastUsed, now: now)
+        else { return nil }
+        return session
+    }
+
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+        let outcome = try writer.withLock { writer in
+            try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+        }
+        switch outcome {
+        case .notFound: throw StoreError.notFound
+        case .conflict(let current): throw StoreError.conflict(currentRevision: current)
+        case .saved:
+            if session.revision != expectedRevision {
+                changes.publish(session.id, .saved(revision: session.revision))
+            }
+        }
+    }
+
+    public func touch(id: String, now: Int64) throws {
+        let found = try writer.withLock { writer in try writer.touch(id: id, now: now) }
+        if !found { throw StoreError.notFound }
+    }
+
+    public func delete(id: String) throws -> Bool {
+        let removed = try writer.withLock { writer -> Bool in
+            let removed = try writer.delete(id: id)
+            if removed { storedCount.subtract(1, ordering: .relaxed) }
+            return removed
+        }
+        if removed { changes.publish(id, .deleted) }
+        return removed
+    }
+
+    public func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
+        guard let record = try withReader({ try $0.idempotencyRecord(sessionID: sessionID, key: key) }),
+            !configuration.isExpired(createdAt: record.createdAt, now: now)
+        else { return nil }
+        return record
+    }
+
+    public func expire(now: Int64) throws -> Int {
+        let expired = try writer.withLock { writer in try expireLocked(writer, now: now) }
+        publishDeletions(expired)
+        return expired.count
+    }
+
+    public func count(now: Int64) throws -> Int {
+        storedCount.load(ordering: .relaxed)
+    }
+
+    public func ping() throws {
+        try withReader { try $0.ping() }
+    }
+
+    // MARK: Internals
+
+    private enum CreateOutcome: Sendable {
+        case created, full, duplicate
+    }
+
+    private final class ReaderSlot: Sendable {
+        let reader: Mutex<SQLiteReader>
+        init(_ reader: consuming sending SQLiteReader) {
+            self.reader = Mutex(reader)
+        }
+    }
+
+    /// Runs `body` on a free reader (round-robin, skipping busy ones; waits if all are busy).
+    private func withReader<T: Sendable>(_ body: (SQLiteReader) throws -> T) throws -> T {
+        let start = Int(nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(readers.count))
+        for offset in 0..<readers.count {
+            let slot = readers[(start + offset) % readers.count]
+            if let result = try slot.reader.withLockIfAvailable({ reader in try body(reader) }) {
+                return result
+            }
+        }
+        return try readers[start].reader.withLock { reader in try body(reader) }
+    }
+
+    /// The expiry pass; the caller holds the writer lock. Updates the cached count.
+    private func expireLocked(_ writer: SQLiteWriter, now: Int64) throws -> [String] {
+        reclaimGate.noteExpiryPass(now: now)
+        let expired = try writer.expire(
+            sessionCutoff: now &- configuration.ttlMillis,
+            recordCutoff: now &- configuration.idempotencyTTLMillis)
+        if !expired.isEmpty {
+            storedCount.subtract(expired.count, ordering: .relaxed)
+        }
+        return expired
+    }
+
+    private func publishDeletions(_ ids: [String]) {
+        for id in ids { changes.publish(id, .deleted) }
+    }
+
+    /// Inserts `count` sessions made by `make` in one transaction, without the cap (for tests and
+    /// imports); publishes nothing.
+    func insertAll(count: Int, _ make: @Sendable (Int) -> StoredSession) throws {
+        try writer.withLock { writer in
+            // A large page cache keeps the transaction from spilling into the WAL page by page;
+            // afterwards back to SQLite's default (2 MB).
+            try writer.connection.execute("PRAGMA cache_size = -262144")
+            let result = Result {
+                try writer.transaction {
+                    for index in 0..<count {
+                        guard try writer.insert(make(index)) else { throw StoreError.duplicateID }
+                    }
+                }
+            }
+            try writer.connection.execute("PRAGMA cache_size = -2000")
+            try result.get()
+            storedCount.add(count, ordering: .relaxed)
+        }
+    }
+
+    /// `mkdir -p` of the directory holding `path`.
+    private static func createParentDirectory(of path: String) throws {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let directory = String(path[..<slash])
+        guard !directory.isEmpty else { return }
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 {
+                let error = errno
+                guard error == EEXIST else {
+                    throw StoreError.unavailable("mkdir \(prefix): \(String(cString: strerror(error)))")
+                }
+            }
+            prefix += "/"
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import CSQLite
+
+/// The single writing connection of an `SQLiteStore` with its prepared statements.
+///
+/// SQLite admits one writer at a time anyway; one connection behind the store's `Mutex` avoids
+/// `SQLITE_BUSY` between our own threads and lets every statement be prepared once.
+final class SQLiteWriter {
+    enum SaveOutcome: Equatable {
+        case saved
+        case notFound
+        case conflict(currentRevision: Int)
+    }
+
+    // Extended result codes; Swift does not import these macros (they are expressions).
+    private static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
+    private static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
+
+    let connection: SQLiteConnection
+    private let begin: SQLiteStatement
+    private let commit: SQLiteStatement
+    private let insertSession: SQLiteStatement
+    private let updateSession: SQLiteStatement
+    private let selectRevision: SQLiteStatement
+    private let upsertIdempotency: SQLiteStatement
+    private let touchSession: SQLiteStatement
+    private let deleteSession: SQLiteStatement
+    private let selectExpired: SQLiteStatement
+    private let deleteExpired: SQLiteStatement
+    private let deleteStaleIdempotency: SQLiteStatement
+    private let selectCount: SQLiteStatement
+
+    init(connection: SQLiteConnection) throws {
+        self.connection = connection
+        begin = try connection.prepare("BEGIN IMMEDIATE")
+        commit = try connection.prepare("COMMIT")
+        insertSession = try connection.prepare(
+            "INSERT INTO sessions (id, token_hash, revision, state, last_used) VALUES (?1, ?2, ?3, ?4, ?5)")
+        updateSession = try connection.prepare(
+            """
+            UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4, last_used = ?5
+            WHERE id = ?1 AND revision = ?6
+            """)
+        selectRevision = try connection.prepare("SELECT revision FROM sessions WHERE id = ?1")
+        upsertIdempotency = try connection.prepare(
+            """
+            INSERT OR REPLACE INTO idempotency
+                (session_id, key, fingerprint, status, headers, body, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
+        touchSession = try connection.prepare(
+            "UPDATE sessions SET last_used = max(last_used, ?2) WHERE id = ?1")
+        deleteSession = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
+        selectExpired = try connection.prepare("SELECT id FROM sessions WHERE last_used < ?1")
+        deleteExpired = try connection.prepare("DELETE FROM sessions WHERE last_used < ?1")
+        deleteStaleIdempotency = try connection.prepare("DELETE FROM idempotency WHERE created_at < ?1")
+        selectCount = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction; rolls back if it or the commit throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            defer { begin.reset() }
+            try begin.run()
+        }
+        do {
+            let result = try body()
+            defer { commit.reset() }
+            try commit.run()
+            return result
+        } catch {
+            throw connection.rollback(after: error)
+        }
+    }
+
+    /// Inserts a session; false if the id exists.
+    func insert(_ session: StoredSession) throws -> Bool {
+        defer { insertSession.reset() }
+        try insertSession.bind(1, session.id)
+        try insertSession.bind(2, session.tokenHash)
+        try insertSession.bind(3, session.revision)
+        try insertSession.bind(4, session.state)
+        try insertSession.bind(5, session.lastUsed)
+        let rc = insertSession.stepCode()
+        switch rc {
+        case SQLITE_DONE: return true
+        case Self.constraintPrimaryKey, Self.constraintUnique: return false
+        default: throw insertSession.failure(rc)
+        }
+    }
+
+    /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`.
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws -> SaveOutcome {
+        guard let idempotency else {
+            return try update(session, expectedRevision: expectedRevision)
+        }
+        return try transaction {
+            let outcome = try update(session, expectedRevision: expectedRevision)
+            if outcome == .saved {
+                try upsert(idempotency, sessionID: session.id)
+            }
+            return outcome
+        }
+    }
+
+    private func update(_ session: StoredSession, expectedRevision: Int) throws -> SaveOutcome {
+        do {
+            defer { updateSession.reset() }
+            try updateSession.bind(1, session.id)
+            try updateSession.bind(2, session.tokenHash)
+            try updateSession.bind(3, session.revision)
+            try updateSession.bind(4, session.state)
+            try updateSession.bind(5, session.lastUsed)
+            try updateSession.bind(6, expectedRevision)
+            try updateSession.run()
+        }
+        if connection.changes == 1 { return .saved }
+        guard let current = try revision(of: session.id) else { return .notFound }
+        return .conflict(currentRevision: current)
+    }
+
+    private func revision(of id: String) throws -> Int? {
+        defer { selectRevision.reset() }
+        try selectRevision.bind(1, id)
+        guard try selectRevision.step() else { return nil }
+        return Int(selectRevision.columnInt64(0))
+    }
+
+    private func upsert(_ record: IdempotencyRecord, sessionID: String) throws {
+        defer { upsertIdempotency.reset() }
+        try upsertIdempotency.bind(1, sessionID)
+        try upsertIdempotency.bind(2, record.key)
+        try upsertIdempotency.bind(3, record.fingerprint)
+        try upsertIdempotency.bind(4, record.status)
+        try upsertIdempotency.bind(5, HeaderCoding.encode(record.headers))
+        try upsertIdempotency.bind(6, record.body)
+        try upsertIdempotency.bind(7, record.createdAt)
+        try upsertIdempotency.run()
+    }
+
+    /// Moves `last_used` forward; false if the session does not exist.
+    func touch(id: String, now: Int64) throws -> Bool {
+        defer { touchSession.reset() }
+        try touchSession.bind(1, id)
+        try touchSession.bind(2, now)
+        try touchSession.run()
+        return connection.changes == 1
+    }
+
+    /// Deletes a session (a trigger deletes its idempotency records); false if absent.
+    func delete(id: String) throws -> Bool {
+        defer { deleteSession.reset() }
+        try deleteSession.bind(1, id)
+        try deleteSession.run()
+        return connection.changes == 1
+    }
+
+    /// Deletes sessions last used before `sessionCutoff` and idempotency records created before
+    /// `recordCutoff`, in one transaction; returns the deleted sessions' ids.
+    func expire(sessionCutoff: Int64, recordCutoff: Int64) throws -> [String] {
+        try transaction {
+            var ids: [String] = []
+            do {
+                defer { selectExpired.reset() }
+                try selectExpired.bind(1, sessionCutoff)
+                while try selectExpired.step() {
+                    ids.append(selectExpired.columnText(0))
+                }
+            }
+            if !ids.isEmpty {
+                defer { deleteExpired.reset() }
+                try deleteExpired.bind(1, sessionCutoff)
+                try deleteExpired.run()
+            }
+            do {
+                defer { deleteStaleIdempotency.reset() }
+                try deleteStaleIdempotency.bind(1, recordCutoff)
+                try deleteStaleIdempotency.run()
+            }
+            return ids
+        }
+    }
+
+    /// The maintained session count (one row, kept by triggers).
+    func storedCount() throws -> Int {
+        defer { selectCount.reset() }
+        guard try selectCount.step() else {
+            throw StoreError.unavailable("sqlite: the counters row for sessions is missing")
+        }
+        return Int(selectCount.columnInt64(0))
+    }
+}

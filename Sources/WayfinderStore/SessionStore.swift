@@ -1,0 +1,59 @@
+/// Where sessions live: load by id, compare-and-set save, delete, expire, publish changes.
+///
+/// Shaped for a networked backend too (Redis): every call names one session or is a bulk
+/// maintenance pass, and no call hands out references into the store.
+///
+/// - Important: Implementations are safe to call from many threads at once (the API calls them from
+///   every epoll loop). There is no global lock: a session is changed by one writer at a time via
+///   compare-and-set on `revision`. Stores have no clock; callers pass `now` (unix milliseconds).
+public protocol SessionStore: Sendable {
+    /// Creates a session unless `maxSessions` sessions are stored.
+    ///
+    /// At the cap the store first runs an expiry pass (at most every `ttl/100` of the callers'
+    /// clock, taking `session.lastUsed` as now) so expired but not yet swept sessions do not block.
+    /// - Throws: `.sessionLimit` at the cap, `.duplicateID` if the id exists (retry with a new id).
+    func create(_ session: StoredSession, maxSessions: Int) throws
+
+    /// The session, or nil if it is absent or expired (`lastUsed` older than the TTL at `now`).
+    func load(id: String, now: Int64) throws -> StoredSession?
+
+    /// Compare-and-set: replaces the session only if its stored revision equals `expectedRevision`.
+    ///
+    /// `idempotency`, if given, is stored in the same atomic step (replacing a record with the same
+    /// key); it is filed under `session.id`. After a successful save that changed the revision
+    /// (`session.revision != expectedRevision`), `.saved(revision:)` is published to the
+    /// subscribers of the id; a save that keeps the revision (e.g. only to store an idempotency
+    /// record for a no-op answer) publishes nothing.
+    /// - Throws: `.conflict(currentRevision:)` on a stale revision, `.notFound` if absent.
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws
+
+    /// Moves `lastUsed` forward to `now` without changing the revision (never backwards).
+    ///
+    /// The API calls it at most every ttl/100 per session, to keep reads cheap.
+    /// - Throws: `.notFound` if absent.
+    func touch(id: String, now: Int64) throws
+
+    /// Deletes the session and its idempotency records and publishes `.deleted`.
+    /// - Returns: whether the session existed.
+    func delete(id: String) throws -> Bool
+
+    /// The record stored for `key` in the session, or nil if absent or older than the idempotency TTL.
+    func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord?
+
+    /// Deletes every session expired at `now` (with their idempotency records) and every
+    /// idempotency record older than the idempotency TTL; publishes `.deleted` for each session.
+    /// - Returns: the number of sessions deleted.
+    func expire(now: Int64) throws -> Int
+
+    /// The number of stored sessions: cheap (a maintained counter, never a scan).
+    ///
+    /// It includes sessions that expired since the last `expire` pass; with the sweeper running
+    /// every `ttl/100` the count is that close to the live count.
+    func count(now: Int64) throws -> Int
+
+    /// Readiness: throws `.unavailable` if the backend cannot serve.
+    func ping() throws
+
+    /// The notifications published by this store.
+    var changes: ChangeFeed { get }
+}

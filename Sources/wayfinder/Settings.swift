@@ -1,0 +1,167 @@
+import Glibc
+
+/// Every setting of the server: a `--flag`, the same as a `WAYFINDER_*` environment variable
+/// (flags win), a default, and a parser that names the setting when a value is bad.
+struct Settings: Sendable {
+    var host = "127.0.0.1"
+    var port = 8080
+    var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    var store = "sqlite:data/wayfinder.sqlite"
+    var publicDirectory = "Public"
+    var openAPI = "openapi.yaml"
+    var sessionTTLSeconds = 86_400.0
+    var maxSessions = 100_000
+    var maxConnections = 10_000
+    var maxBodyBytes = 1 << 20
+    var headerTimeoutSeconds = 10.0
+    var idleTimeoutSeconds = 60.0
+    var shutdownDeadlineSeconds = 10.0
+    var heartbeatSeconds = 15.0
+    var logLevel = "info"
+
+    struct Invalid: Error, Sendable { var message: String }
+
+    /// One setting: its flag, variable, help and how to apply a value.
+    struct Option: Sendable {
+        var name: String
+        var help: String
+        var defaultValue: @Sendable (Settings) -> String
+        var apply: @Sendable (inout Settings, String) throws(Invalid) -> Void
+        var environment: String { "WAYFINDER_" + name.uppercased().replacingDashes }
+    }
+
+    static let options: [Option] = [
+        Option(name: "host", help: "address to listen on (0.0.0.0 in the container)", defaultValue: { $0.host }) { s, v throws(Invalid) in
+            guard !v.isEmpty else { throw Invalid(message: "must not be empty") }
+            s.host = v
+        },
+        Option(name: "port", help: "TCP port (0 picks a free one)", defaultValue: { String($0.port) }) { s, v throws(Invalid) in
+            s.port = try integer(v, 0...65_535)
+        },
+        Option(name: "threads", help: "event loops (one per core by default)", defaultValue: { String($0.threads) }) { s, v throws(Invalid) in
+            s.threads = try integer(v, 1...256)
+        },
+        Option(name: "store", help: "sqlite:PATH or memory", defaultValue: { $0.store }) { s, v throws(Invalid) in
+            guard v == "memory" || (v.hasPrefix("sqlite:") && v.count > 7) else {
+                throw Invalid(message: "must be sqlite:PATH or memory")
+            }
+            s.store = v
+        },
+        Option(name: "public", help: "folder of the web client served at /", defaultValue: { $0.publicDirectory }) { s, v throws(Invalid) in
+            s.publicDirectory = v
+        },
+        Option(name: "openapi", help: "the contract served at /openapi.yaml", defaultValue: { $0.openAPI }) { s, v throws(Invalid) in
+            s.openAPI = v
+        },
+        Option(name: "session-ttl", help: "idle time after which a session expires (e.g. 24h, 90m, 30s)", defaultValue: { duration($0.sessionTTLSeconds) }) { s, v throws(Invalid) in
+            s.sessionTTLSeconds = try seconds(v)
+        },
+        Option(name: "max-sessions", help: "sessions at once; more answer 503 session_limit", defaultValue: { String($0.maxSessions) }) { s, v throws(Invalid) in
+            s.maxSessions = try integer(v, 1...100_000_000)
+        },
+        Option(name: "max-connections", help: "open connections; more are closed at once", defaultValue: { String($0.maxConnections) }) { s, v throws(Invalid) in
+            s.maxConnections = try integer(v, 1...1_000_000)
+        },
+        Option(name: "max-body", help: "largest request body in bytes (413 beyond)", defaultValue: { String($0.maxBodyBytes) }) { s, v throws(Invalid) in
+            s.maxBodyBytes = try integer(v, 1...(64 << 20))
+        },
+        Option(name: "header-timeout", help: "time for a request's headers to arrive", defaultValue: { duration($0.headerTimeoutSeconds) }) { s, v throws(Invalid) in
+            s.headerTimeoutSeconds = try seconds(v)
+        },
+        Option(name: "idle-timeout", help: "idle keep-alive connections close after this", defaultValue: { duration($0.idleTimeoutSeconds) }) { s, v throws(Invalid) in
+            s.idleTimeoutSeconds = try seconds(v)
+        },
+        Option(name: "shutdown-deadline", help: "time to drain on SIGTERM before closing everything", defaultValue: { duration($0.shutdownDeadlineSeconds) }) { s, v throws(Invalid) in
+            s.shutdownDeadlineSeconds = try seconds(v)
+        },
+        Option(name: "heartbeat", help: "comment line interval on idle event streams", defaultValue: { duration($0.heartbeatSeconds) }) { s, v throws(Invalid) in
+            s.heartbeatSeconds = try seconds(v)
+        },
+        Option(name: "log-level", help: "debug, info, warn or error", defaultValue: { $0.logLevel }) { s, v throws(Invalid) in
+            guard ["debug", "info", "warn", "error"].contains(v) else { throw Invalid(message: "must be debug, info, warn or error") }
+            s.logLevel = v
+        },
+    ]
+
+    enum Parsed { case run(Settings), help }
+
+    /// Environment first, then flags (`--name value` or `--name=value`), so flags win.
+    static func parse(arguments: [String], environment: [String: String]) throws(Invalid) -> Parsed {
+        var settings = Settings()
+        for option in options {
+            if let value = environment[option.environment] {
+                do { try option.apply(&settings, value) } catch {
+                    throw Invalid(message: "invalid \(option.environment) '\(value)': \(error.message)")
+                }
+            }
+        }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--help" || argument == "-h" { return .help }
+            guard argument.hasPrefix("--") else { throw Invalid(message: "unexpected argument '\(argument)' (see --help)") }
+            var name = String(argument.dropFirst(2)), value: String
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            } else {
+                index += 1
+                guard index < arguments.count else { throw Invalid(message: "--\(name) needs a value") }
+                value = arguments[index]
+            }
+            guard let option = options.first(where: { $0.name == name }) else {
+                throw Invalid(message: "unknown setting --\(name) (see --help)")
+            }
+            do { try option.apply(&settings, value) } catch {
+                throw Invalid(message: "invalid --\(name) '\(value)': \(error.message)")
+            }
+            index += 1
+        }
+        return .run(settings)
+    }
+
+    static var help: String {
+        var lines = [
+            "wayfinder — server-driven navigation: one coordinator tree per session, JSON over HTTP.",
+            "",
+            "Usage: wayfinder [--setting value]...",
+            "Every setting can also come from its environment variable; flags win.",
+            "",
+        ]
+        let defaults = Settings()
+        for option in options {
+            let flag = "--\(option.name)".padded(20)
+            lines.append("  \(flag) \(option.environment.padded(30)) \(option.help) (default: \(option.defaultValue(defaults)))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func integer(_ text: String, _ range: ClosedRange<Int>) throws(Invalid) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw Invalid(message: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// `90`, `90s`, `15m`, `24h`, `500ms`.
+    static func seconds(_ text: String) throws(Invalid) -> Double {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            if let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite { return number * factor }
+        }
+        if let number = Double(text), number > 0, number.isFinite { return number }
+        throw Invalid(message: "must be a positive duration such as 30s, 15m or 24h")
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600))h" }
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))m" }
+        if seconds == seconds.rounded() { return "\(Int(seconds))s" }
+        return "\(Int(seconds * 1000))ms"
+    }
+}
+
+extension String {
+    var replacingDashes: String { String(map { $0 == "-" ? "_" : $0 }) }
+    func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

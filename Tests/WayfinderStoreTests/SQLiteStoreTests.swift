@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import WayfinderStore
+
+@Suite("SQLiteStore")
+struct SQLiteStoreTests {
+    @Test func dataSurvivesClosingAndReopening() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/nested/dir/sessions.sqlite"
+        let session = Fixture.session()
+        let gone = Fixture.session()
+        let record = Fixture.record(session.id)
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.create(session, maxSessions: 10)
+            try store.create(gone, maxSessions: 10)
+            try store.save(Fixture.next(session), expectedRevision: 1, idempotency: record)
+            #expect(try store.delete(id: gone.id))
+        }
+        let reopened = try SQLiteStore(path: path)
+        #expect(try reopened.load(id: session.id, now: Fixture.t0) == Fixture.next(session))
+        #expect(try reopened.load(id: gone.id, now: Fixture.t0) == nil)
+        #expect(try reopened.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == record)
+        #expect(try reopened.count(now: Fixture.t0) == 1)
+        #expect(throws: StoreError.conflict(currentRevision: 2)) {
+            try reopened.save(Fixture.next(session), expectedRevision: 1, idempotency: nil)
+        }
+    }
+
+    @Test func aSchemaNewerThanTheServerIsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/sessions.sqlite"
+        do {
+            let store = try SQLiteStore(path: path)
+            try store.create(Fixture.session(), maxSessions: 10)
+        }
+        do {
+            let connection = try SQLiteConnection(path: path)
+            #expect(try connection.queryInt("PRAGMA user_version") == SQLiteSchema.currentVersion)
+            #expect(try connection.queryText("PRAGMA journal_mode") == "wal")
+            try connection.execute("PRAGMA user_version = 99")
+        }
+        #expect {
+            _ = try SQLiteStore(path: path)
+        } throws: { error in
+            guard case StoreError.unavailable(let message) = error else { return false }
+            return message.contains("schema version 99")
+        }
+    }
+
+    @Test func openingAPathThatCannotBeCreatedIsUnavailable() {
+        #expect {
+            _ = try SQLiteStore(path: "/proc/wayfinder-no-such-dir/sessions.sqlite")
+        } throws: { error in
+            guard case StoreError.unavailable(let message) = error else { return false }
+            return !message.isEmpty
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseIsUnavailable() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/garbage.sqlite"
+        try Data(repeating: 0x5a, count: 8_192).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SQLiteStore(path: path)
+        } throws: { error in
+            guard case StoreError.unavailable(let message) = error else { return false }
+            return message.contains("not a database")
+        }
+    }
+
+    /// A million stored sessions: opening reads no rows (count from the counter table), and one
+    /// load by id works. Timing is reported on stdout, never asserted.
+    @Test func openingAMillionRowDatabaseNeedsNoScan() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/big.sqlite"
+        let rows = 1_000_000
+        let state: [UInt8] = Array(#"{"stack":["dashboard"],"revision":1}"#.utf8)
+        let token: [UInt8] = SHA256.hash(Array("token".utf8))
+        var clock = ContinuousClock.now
+        do {
+            let store = try SQLiteStore(path: path, readerCount: 1)
+            try store.insertAll(count: rows) { index in
+                StoredSession(
+                    id: "session-\(1_000_000 + index)", tokenHash: token, revision: 1, state: state,
+                    lastUsed: Fixture.t0 + Int64(index / 1_000))
+            }
+            #expect(try store.count(now: Fixture.t0) == rows)
+        }
+        let built = ContinuousClock.now - clock
+
+        clock = ContinuousClock.now
+        let store = try SQLiteStore(path: path)
+        let opened = ContinuousClock.now - clock
+        clock = ContinuousClock.now
+        let loaded = try store.load(id: "session-1765432", now: Fixture.t0)
+        let firstLoad = ContinuousClock.now - clock
+        print("[measure] 1M rows: built in \(built), opened in \(opened), first load in \(firstLoad)")
+
+        #expect(loaded?.state == state)
+        #expect(loaded?.lastUsed == Fixture.t0 + 765)
+        #expect(try store.count(now: Fixture.t0) == rows)
+        #expect(throws: StoreError.sessionLimit) {
+            try store.create(Fixture.session(lastUsed: Fixture.t0), maxSessions: rows)
+        }
+    }
+}

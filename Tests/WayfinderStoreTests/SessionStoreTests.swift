@@ -1,0 +1,225 @@
+import Testing
+import WayfinderStore
+
+/// The behaviour every `SessionStore` shares, run against each implementation.
+@Suite("SessionStore behaviour")
+struct SessionStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func createdSessionLoadsBack(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session(state: "")
+        try store.create(session, maxSessions: 10)
+        #expect(try store.load(id: session.id, now: Fixture.t0) == session)
+        #expect(try store.load(id: "absent", now: Fixture.t0) == nil)
+        #expect(try store.count(now: Fixture.t0) == 1)
+        try store.ping()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func createRefusesAnExistingID(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        #expect(throws: StoreError.duplicateID) { try store.create(Fixture.next(session), maxSessions: 10) }
+        #expect(try store.load(id: session.id, now: Fixture.t0) == session)
+        #expect(try store.count(now: Fixture.t0) == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func saveWithTheCurrentRevisionReplacesTheSession(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let next = Fixture.next(session, at: Fixture.t0 + 5)
+        try store.save(next, expectedRevision: 1, idempotency: nil)
+        #expect(try store.load(id: session.id, now: Fixture.t0 + 5) == next)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func staleSaveReportsTheCurrentRevisionAndChangesNothing(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let second = Fixture.next(session)
+        try store.save(second, expectedRevision: 1, idempotency: nil)
+        let rival = Fixture.next(session, state: #"{"rival":true}"#)
+        #expect(throws: StoreError.conflict(currentRevision: 2)) {
+            try store.save(rival, expectedRevision: 1, idempotency: Fixture.record(session.id))
+        }
+        #expect(try store.load(id: session.id, now: Fixture.t0) == second)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func saveOfAnAbsentSessionIsNotFound(kind: StoreKind) throws {
+        let store = try kind.make().store
+        #expect(throws: StoreError.notFound) {
+            try store.save(Fixture.session(), expectedRevision: 1, idempotency: nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deleteRemovesTheSessionAndItsIdempotencyRecords(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        let other = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        try store.create(other, maxSessions: 10)
+        try store.save(Fixture.next(session), expectedRevision: 1, idempotency: Fixture.record(session.id))
+        try store.save(Fixture.next(other), expectedRevision: 1, idempotency: Fixture.record(other.id))
+
+        #expect(try store.delete(id: session.id))
+        #expect(try store.load(id: session.id, now: Fixture.t0) == nil)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == nil)
+        #expect(try store.delete(id: session.id) == false)
+        #expect(try store.count(now: Fixture.t0) == 1)
+        // The other session keeps its record.
+        #expect(try store.idempotencyRecord(sessionID: other.id, key: "key-1", now: Fixture.t0) != nil)
+        // Re-creating the id does not resurrect old records.
+        try store.create(session, maxSessions: 10)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func sessionsIdleLongerThanTheTTLAreNotLoaded(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        #expect(try store.load(id: session.id, now: Fixture.t0 + 1_000) == session)
+        #expect(try store.load(id: session.id, now: Fixture.t0 + 1_001) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func touchKeepsASessionAliveWithoutChangingItsRevision(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        try store.touch(id: session.id, now: Fixture.t0 + 900)
+        try store.touch(id: session.id, now: Fixture.t0 + 100)  // never moves backwards
+        let loaded = try #require(try store.load(id: session.id, now: Fixture.t0 + 1_500))
+        #expect(loaded.revision == 1)
+        #expect(loaded.lastUsed == Fixture.t0 + 900)
+        #expect(try store.expire(now: Fixture.t0 + 1_900) == 0)
+        #expect(try store.expire(now: Fixture.t0 + 1_901) == 1)
+        #expect(throws: StoreError.notFound) { try store.touch(id: session.id, now: Fixture.t0 + 2_000) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func expireDeletesIdleSessionsAndPublishesTheirDeletion(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let idle = Fixture.session(lastUsed: Fixture.t0)
+        let active = Fixture.session(lastUsed: Fixture.t0 + 500)
+        try store.create(idle, maxSessions: 10)
+        try store.create(active, maxSessions: 10)
+        try store.save(Fixture.next(idle), expectedRevision: 1, idempotency: Fixture.record(idle.id))
+        let recorder = ChangeRecorder()
+        let subscription = store.changes.subscribe(idle.id) { recorder.record($0) }
+        defer { subscription.cancel() }
+
+        #expect(try store.expire(now: Fixture.t0 + 1_000) == 0)
+        #expect(try store.expire(now: Fixture.t0 + 1_001) == 1)
+        #expect(recorder.changes == [.deleted])
+        #expect(try store.count(now: Fixture.t0 + 1_001) == 1)
+        #expect(try store.load(id: idle.id, now: Fixture.t0) == nil)
+        #expect(try store.idempotencyRecord(sessionID: idle.id, key: "key-1", now: Fixture.t0) == nil)
+        #expect(try store.load(id: active.id, now: Fixture.t0 + 1_001) == active)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func createRefusesAtTheSessionCapUntilASessionIsDeleted(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let sessions = (0..<3).map { _ in Fixture.session() }
+        for session in sessions { try store.create(session, maxSessions: 3) }
+        let extra = Fixture.session()
+        #expect(throws: StoreError.sessionLimit) { try store.create(extra, maxSessions: 3) }
+        #expect(try store.count(now: Fixture.t0) == 3)
+        #expect(try store.delete(id: sessions[0].id))
+        try store.create(extra, maxSessions: 3)
+        #expect(try store.count(now: Fixture.t0) == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func createAtTheCapReclaimsExpiredSessions(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let old = Fixture.session(lastUsed: Fixture.t0)
+        try store.create(old, maxSessions: 1)
+        let recorder = ChangeRecorder()
+        let subscription = store.changes.subscribe(old.id) { recorder.record($0) }
+        defer { subscription.cancel() }
+        // Still live at +1000: refused.
+        #expect(throws: StoreError.sessionLimit) {
+            try store.create(Fixture.session(lastUsed: Fixture.t0 + 1_000), maxSessions: 1)
+        }
+        // Expired at +2000 (and the reclaim gate's interval has passed): the old one makes room.
+        let fresh = Fixture.session(lastUsed: Fixture.t0 + 2_000)
+        try store.create(fresh, maxSessions: 1)
+        #expect(recorder.changes == [.deleted])
+        #expect(try store.count(now: Fixture.t0 + 2_000) == 1)
+        #expect(try store.load(id: fresh.id, now: Fixture.t0 + 2_000) == fresh)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func idempotencyRecordRoundTripsWithTheSave(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let record = Fixture.record(session.id)
+        try store.save(Fixture.next(session), expectedRevision: 1, idempotency: record)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == record)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-2", now: Fixture.t0) == nil)
+
+        // Empty headers and body round-trip too; a record with the same key is replaced.
+        var bare = Fixture.record(session.id, body: "")
+        bare.headers = []
+        bare.status = 204
+        try store.save(Fixture.next(Fixture.next(session)), expectedRevision: 2, idempotency: bare)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == bare)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func idempotencyRecordsExpireAfterTwentyFourHours(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 7 * StoreConfiguration.day)).store
+        let day = StoreConfiguration.day
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let record = Fixture.record(session.id)
+        try store.save(Fixture.next(session), expectedRevision: 1, idempotency: record)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0 + day) == record)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0 + day + 1) == nil)
+
+        #expect(try store.expire(now: Fixture.t0 + day + 1) == 0)
+        // Removed, not merely hidden: an earlier clock no longer sees it.
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == nil)
+        #expect(try store.load(id: session.id, now: Fixture.t0 + day + 1) != nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func subscribersReceiveSavesAndTheDeletionInOrderUntilCancelled(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        let other = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        try store.create(other, maxSessions: 10)
+        let recorder = ChangeRecorder()
+        let subscription = store.changes.subscribe(session.id) { recorder.record($0) }
+
+        let second = Fixture.next(session)
+        try store.save(second, expectedRevision: 1, idempotency: nil)
+        try store.save(Fixture.next(other), expectedRevision: 1, idempotency: nil)
+        let third = Fixture.next(second)
+        try store.save(third, expectedRevision: 2, idempotency: nil)
+        // A save that keeps the revision (e.g. to store an idempotency record) is not a change.
+        try store.save(third, expectedRevision: 3, idempotency: Fixture.record(session.id))
+        #expect(throws: StoreError.conflict(currentRevision: 3)) {
+            try store.save(Fixture.next(third), expectedRevision: 2, idempotency: nil)
+        }
+        #expect(try store.delete(id: session.id))
+        #expect(recorder.changes == [.saved(revision: 2), .saved(revision: 3), .deleted])
+
+        subscription.cancel()
+        try store.create(session, maxSessions: 10)
+        try store.save(second, expectedRevision: 1, idempotency: nil)
+        #expect(recorder.changes == [.saved(revision: 2), .saved(revision: 3), .deleted])
+        #expect(store.changes.subscriberCount(session.id) == 0)
+    }
+}

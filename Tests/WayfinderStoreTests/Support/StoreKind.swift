@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import Testing
+import WayfinderStore
+
+/// The store implementations the behavioural suite runs against.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case memory
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty store of this kind (SQLite in its own temporary directory).
+    func make(configuration: StoreConfiguration = StoreConfiguration()) throws -> StoreUnderTest {
+        switch self {
+        case .memory:
+            return StoreUnderTest(store: MemoryStore(configuration: configuration), directory: nil)
+        case .sqlite:
+            let directory = TemporaryDirectory()
+            let store = try SQLiteStore(path: directory.path + "/db/sessions.sqlite", configuration: configuration)
+            return StoreUnderTest(store: store, directory: directory)
+        }
+    }
+}
+
+/// A store and the directory it lives in (removed when released).
+final class StoreUnderTest: Sendable {
+    let store: any SessionStore
+    let directory: TemporaryDirectory?
+
+    init(store: any SessionStore, directory: TemporaryDirectory?) {
+        self.store = store
+        self.directory = directory
+    }
+}
+
+/// A unique directory under the system temporary directory, removed on release.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "wayfinder-store-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Test values.
+enum Fixture {
+    static let t0: Int64 = 1_700_000_000_000
+
+    static func session(
+        _ id: String = "s-" + UUID().uuidString, revision: Int = 1, lastUsed: Int64 = t0,
+        state: String = #"{"stack":["login"]}"#
+    ) -> StoredSession {
+        StoredSession(
+            id: id, tokenHash: SHA256.hash(Array("token-\(id)".utf8)), revision: revision,
+            state: Array(state.utf8), lastUsed: lastUsed)
+    }
+
+    static func record(
+        _ sessionID: String, key: String = "key-1", createdAt: Int64 = t0, body: String = #"{"ok":true}"#
+    ) -> IdempotencyRecord {
+        IdempotencyRecord(
+            sessionID: sessionID, key: key, fingerprint: SHA256.hash(Array("POST /routes \(body)".utf8)),
+            status: 200,
+            headers: [
+                HeaderPair(name: "Content-Type", value: "application/json"),
+                HeaderPair(name: "ETag", value: #""2""#),
+                HeaderPair(name: "X-Empty", value: ""),
+            ],
+            body: Array(body.utf8), createdAt: createdAt)
+    }
+
+    /// The same session at the next revision with a new state.
+    static func next(_ session: StoredSession, state: String? = nil, at time: Int64? = nil) -> StoredSession {
+        var next = session
+        next.revision += 1
+        next.state = Array((state ?? #"{"revision":\#(next.revision)}"#).utf8)
+        next.lastUsed = time ?? session.lastUsed
+        return next
+    }
+}
+
+/// Collects published changes (thread-safe).
+final class ChangeRecorder: Sendable {
+    private let received = Mutex<[SessionChange]>([])
+
+    func record(_ change: SessionChange) {
+        received.withLock { $0.append(change) }
+    }
+
+    var changes: [SessionChange] {
+        received.withLock { $0 }
+    }
+}
