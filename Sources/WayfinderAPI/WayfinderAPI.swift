@@ -33,6 +33,7 @@ public final class WayfinderAPI: HTTPHandler {
     let renderCache: RenderCache
     let files: StaticFiles?
     let events: EventStreams
+    let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
     let catalogDOT: [UInt8]
     /// Reads the server's open connections for `/metrics` (set after the server exists).
@@ -55,19 +56,30 @@ public final class WayfinderAPI: HTTPHandler {
         self.catalogJSON = writer.bytes
         self.catalogDOT = Array(engine.app.catalogDOT.utf8)
         self.openConnections = openConnections
+        // Expired sessions are deleted every ttl/100 (at least every second), which also ends
+        // their event streams.
+        let log = logger
+        self.sweeper = ExpirySweeper(
+            store: store, intervalMillis: max(1000, min(60_000, configuration.sessionTTLMillis / 100)),
+            onPass: { result in
+            switch result {
+            case .success(let expired) where expired > 0: log.log(.info, "sessions_expired", [("count", .int(expired))])
+            case .failure(let error): log.log(.warn, "expiry_failed", [("error", .string("\(error)"))])
+            default: break
+            }
+        })
     }
 
     /// Starts the background work: event-stream heartbeats and the expiry sweeper.
     public func start() {
         events.startHeartbeat()
-        let interval = max(1.0, min(60.0, Double(configuration.sessionTTLMillis) / 100_000))
-        Sweeper.start(every: interval) { [weak self] in self?.sweep() ?? false }
+        sweeper.start()
     }
 
     /// Ends every event stream (graceful shutdown) and stops background work.
     public func shutdown() {
         events.closeAll()
-        Sweeper.stopAll()
+        sweeper.stop()
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -135,15 +147,6 @@ public final class WayfinderAPI: HTTPHandler {
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
-    private func sweep() -> Bool {
-        do {
-            let expired = try store.expire(now: WallClock.nowMillis())
-            if expired > 0 { logger.log(.info, "sessions_expired", [("count", .int(expired))]) }
-        } catch {
-            logger.log(.warn, "expiry_failed", [("error", .string("\(error)"))])
-        }
-        return true
-    }
 }
 
 extension HTTPResponse {

@@ -149,7 +149,10 @@ extension WayfinderAPI {
             Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token))
         else { throw APIError.notFound }
         if now - session.lastUsed > max(1000, configuration.sessionTTLMillis / 100) {
-            try? store.touch(id: id, now: now)  // best effort: a failed refresh only shortens the idle window
+            do { try store.touch(id: id, now: now) } catch {
+                // The read still succeeds; a failed refresh only shortens the idle window.
+                logger.log(.warn, "touch_failed", [("session", .string(id)), ("error", .string("\(error)"))])
+            }
         }
         return session
     }
