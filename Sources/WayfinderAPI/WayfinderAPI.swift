@@ -14,8 +14,8 @@ public struct APIConfiguration: Sendable {
     public var openAPIDocument: [UInt8] = []
     /// How often an idle event stream gets a comment line.
     public var heartbeatSeconds: Double = 15
-    /// Rendered states kept for unchanged sessions.
-    public var renderCacheCapacity = 50_000
+    /// Recently used sessions kept decoded and rendered (0 turns the cache off).
+    public var cacheCapacity = 10_000
 
     public init() {}
 }
@@ -30,7 +30,7 @@ public final class WayfinderAPI: HTTPHandler {
     let configuration: APIConfiguration
     let logger: Logger
     public let metrics: Metrics
-    let renderCache: RenderCache
+    let cache: SessionCache
     let files: StaticFiles?
     let events: EventStreams
     let sweeper: ExpirySweeper
@@ -48,7 +48,7 @@ public final class WayfinderAPI: HTTPHandler {
         self.configuration = configuration
         self.logger = logger
         self.metrics = Metrics()
-        self.renderCache = RenderCache(capacity: configuration.renderCacheCapacity)
+        self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
         self.events = EventStreams(heartbeatSeconds: configuration.heartbeatSeconds)
         var writer = JSONWriter()

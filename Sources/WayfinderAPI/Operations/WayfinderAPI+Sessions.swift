@@ -23,7 +23,7 @@ extension WayfinderAPI {
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = render(state)
+            let rendered = engine.render(state).jsonBytes
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -56,7 +56,7 @@ extension WayfinderAPI {
             throw APIError.revisionMismatch(currentRevision: session.revision)
         }
         guard try metrics.timed("delete", { try store.delete(id: id) }) else { throw APIError.notFound }
-        renderCache.remove(id)
+        cache.remove(id)
         return HTTPResponse(status: 204)
     }
 
@@ -88,7 +88,7 @@ extension WayfinderAPI {
                 throw APIError.revisionMismatch(currentRevision: session.revision)
             }
             let action = try makeAction(body)
-            let state = try SessionCodec.decode(session.state)
+            let state = try decodedState(session)
             let outcome = try engine.reduce(state, action)
             let bytes = actionBody(outcome)
             let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
@@ -157,16 +157,24 @@ extension WayfinderAPI {
         return session
     }
 
-    /// The rendered state of a stored session, from the cache when the revision matches.
-    func renderedBody(_ session: StoredSession) throws -> [UInt8] {
-        if let cached = renderCache.get(session.id, revision: session.revision) { return cached }
+    /// The decoded state of a stored session, from the cache when the revision matches.
+    func decodedState(_ session: StoredSession) throws -> SessionState {
+        if let state = cache.get(session.id, revision: session.revision)?.state { return state }
         let state = try SessionCodec.decode(session.state)
-        return render(state)
+        cache.put(session.id, revision: session.revision, state: state)
+        return state
     }
 
+    /// The rendered state of a stored session, from the cache when the revision matches.
+    func renderedBody(_ session: StoredSession) throws -> [UInt8] {
+        if let body = cache.get(session.id, revision: session.revision)?.body { return body }
+        return render(try decodedState(session))
+    }
+
+    /// Renders a state and remembers both for its revision.
     func render(_ state: SessionState) -> [UInt8] {
         let bytes = engine.render(state).jsonBytes
-        renderCache.put(state.session, revision: state.revision, body: bytes)
+        cache.put(state.session, revision: state.revision, state: state, body: bytes)
         return bytes
     }
 }

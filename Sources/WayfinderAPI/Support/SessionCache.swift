@@ -1,0 +1,56 @@
+import WayfinderCore
+
+/// Decoded states and their rendered bodies by session and revision, so reading or changing
+/// a session that was just used skips decoding and rendering.
+///
+/// Not a second source of truth: an entry is used only for the exact revision it holds, and a
+/// revision's state and rendering never change (the store's compare-and-set guarantees a
+/// revision names one state). Bounded: a full shard is simply cleared.
+final class SessionCache: Sendable {
+    struct Entry: Sendable {
+        var revision: Int
+        var state: SessionState?
+        var body: [UInt8]?
+    }
+
+    private static let shardCount = 32
+    private let shards: [Locked<[String: Entry]>]
+    private let perShard: Int
+
+    init(capacity: Int) {
+        perShard = max(0, capacity / Self.shardCount)
+        shards = (0..<Self.shardCount).map { _ in Locked([:]) }
+    }
+
+    private func shard(_ id: String) -> Locked<[String: Entry]> {
+        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+    }
+
+    func get(_ id: String, revision: Int) -> Entry? {
+        guard perShard > 0 else { return nil }
+        return shard(id).withLock { table in
+            guard let entry = table[id], entry.revision == revision else { return nil }
+            return entry
+        }
+    }
+
+    /// Records what is known of `revision`; keeps the other half of an entry of the same revision.
+    func put(_ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil) {
+        guard perShard > 0 else { return }
+        let limit = perShard
+        shard(id).withLock { table in
+            var entry = Entry(revision: revision, state: state, body: body)
+            if let old = table[id], old.revision == revision {
+                entry.state = entry.state ?? old.state
+                entry.body = entry.body ?? old.body
+            } else if table.count >= limit, table[id] == nil {
+                table.removeAll(keepingCapacity: true)
+            }
+            table[id] = entry
+        }
+    }
+
+    func remove(_ id: String) {
+        _ = shard(id).withLock { $0.removeValue(forKey: id) }
+    }
+}

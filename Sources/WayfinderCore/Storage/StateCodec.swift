@@ -1,0 +1,198 @@
+/// The storage form of a ``SessionState``: compact JSON written and read without Foundation.
+///
+/// `SessionState` is also `Codable`; this codec exists because every change of every session
+/// is decoded and encoded once, and Foundation's coders cost several times more on that path.
+/// The layout is versioned (`"v": 1`) and covered by round-trip tests.
+public enum StateCodec {
+    public struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var path: String
+        public var description: String { "malformed stored state at \(path)" }
+        public init(path: String) { self.path = path }
+    }
+
+    public static func encode(_ state: SessionState) -> [UInt8] {
+        var w = JSONWriter(capacity: 2048)
+        w.beginObject()
+        w.key("v"); w.int(1)
+        w.key("session"); w.string(state.session)
+        w.key("revision"); w.int(state.revision)
+        w.key("context"); w.value(.object(state.context))
+        w.key("model"); w.value(.object(state.model))
+        w.key("coordinators"); write(state.coordinators, &w)
+        w.key("root")
+        switch state.navigation.root {
+        case .stack(let stack):
+            w.beginObject(); w.key("stack"); write(stack, &w); w.endObject()
+        case .tabs(let tabs):
+            w.beginObject()
+            w.key("coordinator"); w.string(tabs.coordinator)
+            w.key("selected"); w.string(tabs.selected)
+            w.key("tabs"); w.beginArray()
+            for tab in tabs.tabs {
+                w.beginObject()
+                w.key("id"); w.string(tab.id); w.key("title"); w.string(tab.title); w.key("icon"); w.string(tab.icon)
+                w.key("stack"); write(tab.stack, &w)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.key("modals"); w.beginArray()
+        for modal in state.navigation.modals {
+            w.beginObject(); w.key("style"); w.string(modal.style.rawValue); w.key("stack"); write(modal.stack, &w); w.endObject()
+        }
+        w.endArray()
+        w.key("pendingDeepLink"); w.optionalString(state.pendingDeepLink)
+        w.key("nextCoordinator"); w.int(state.nextCoordinator)
+        w.key("nextScreen"); w.int(state.nextScreen)
+        w.endObject()
+        return w.bytes
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> SessionState {
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch { throw DecodingError(path: "$ (\(error))") }
+        let reader = Reader(json, "$")
+        guard try reader.int("v") == 1 else { throw DecodingError(path: "$.v") }
+        var state = SessionState(
+            session: try reader.string("session"), context: try reader.object("context"),
+            root: try coordinator(reader.child("coordinators")))
+        state.revision = try reader.int("revision")
+        state.model = try reader.object("model")
+        let root = try reader.child("root")
+        let navigationRoot: RootNode
+        if root.has("stack") {
+            navigationRoot = .stack(try stack(root.child("stack")))
+        } else {
+            let tabs = try root.children("tabs").map { tab in
+                Tab(id: try tab.string("id"), title: try tab.string("title"), icon: try tab.string("icon"), stack: try stack(tab.child("stack")))
+            }
+            navigationRoot = .tabs(Tabs(coordinator: try root.string("coordinator"), selected: try root.string("selected"), tabs: tabs))
+        }
+        let modals = try reader.children("modals").map { modal in
+            guard let style = ModalStyle(rawValue: try modal.string("style")) else { throw DecodingError(path: modal.path + ".style") }
+            return Modal(style: style, stack: try stack(modal.child("stack")))
+        }
+        state.navigation = Navigation(root: navigationRoot, modals: modals)
+        state.pendingDeepLink = try reader.optionalString("pendingDeepLink")
+        state.nextCoordinator = try reader.int("nextCoordinator")
+        state.nextScreen = try reader.int("nextScreen")
+        return state
+    }
+
+    // MARK: Writing
+
+    private static func write(_ node: Coordinator, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("id"); w.string(node.id)
+        w.key("flow"); w.string(node.flow)
+        w.key("placement")
+        switch node.placement {
+        case .root: w.string("root")
+        case .push: w.string("push")
+        case .tab(let id): w.string("tab:" + id)
+        case .present(let style): w.string("present:" + style.rawValue)
+        }
+        w.key("data"); w.value(node.data)
+        w.key("children"); w.beginArray(); for child in node.children { write(child, &w) }; w.endArray()
+        w.endObject()
+    }
+
+    private static func write(_ stack: Stack, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("coordinator"); w.string(stack.coordinator)
+        w.key("screens"); w.beginArray()
+        for screen in stack.screens {
+            w.beginObject()
+            w.key("id"); w.string(screen.id)
+            w.key("name"); w.string(screen.name)
+            w.key("coordinator"); w.string(screen.coordinator)
+            if !screen.params.isEmpty { w.key("params"); w.value(.object(screen.params)) }
+            if !screen.form.isEmpty { w.key("form"); w.value(.object(screen.form)) }
+            if let notice = screen.notice {
+                w.key("notice"); w.beginObject()
+                w.key("style"); w.string(notice.style.rawValue); w.key("text"); w.string(notice.text)
+                w.endObject()
+            }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    // MARK: Reading
+
+    private static func coordinator(_ r: Reader) throws -> Coordinator {
+        let placementText = try r.string("placement")
+        let placement: Placement
+        switch placementText {
+        case "root": placement = .root
+        case "push": placement = .push
+        default:
+            if placementText.hasPrefix("tab:") {
+                placement = .tab(String(placementText.dropFirst(4)))
+            } else if placementText.hasPrefix("present:"), let style = ModalStyle(rawValue: String(placementText.dropFirst(8))) {
+                placement = .present(style)
+            } else {
+                throw DecodingError(path: r.path + ".placement")
+            }
+        }
+        return Coordinator(
+            id: try r.string("id"), flow: try r.string("flow"), placement: placement,
+            children: try r.children("children").map(coordinator), data: r.value["data"] ?? .null)
+    }
+
+    private static func stack(_ r: Reader) throws -> Stack {
+        Stack(
+            coordinator: try r.string("coordinator"),
+            screens: try r.children("screens").map { s in
+                var notice: Notice? = nil
+                if s.has("notice") {
+                    let n = try s.child("notice")
+                    guard let style = Notice.Style(rawValue: try n.string("style")) else { throw DecodingError(path: n.path + ".style") }
+                    notice = Notice(style, try n.string("text"))
+                }
+                return ScreenInstance(
+                    id: try s.string("id"), name: try s.string("name"), coordinator: try s.string("coordinator"),
+                    params: s.value["params"]?.objectValue ?? [:], form: s.value["form"]?.objectValue ?? [:], notice: notice)
+            })
+    }
+
+    /// Typed access into a parsed value that names the bad path.
+    private struct Reader {
+        let value: JSONValue
+        let path: String
+        init(_ value: JSONValue, _ path: String) {
+            self.value = value
+            self.path = path
+        }
+
+        func has(_ key: String) -> Bool { value[key] != nil && value[key] != .null }
+        func member(_ key: String) throws -> JSONValue {
+            guard let member = value[key] else { throw DecodingError(path: path + "." + key) }
+            return member
+        }
+        func string(_ key: String) throws -> String {
+            guard let s = try member(key).stringValue else { throw DecodingError(path: path + "." + key) }
+            return s
+        }
+        func optionalString(_ key: String) throws -> String? {
+            guard let member = value[key], !member.isNull else { return nil }
+            guard let s = member.stringValue else { throw DecodingError(path: path + "." + key) }
+            return s
+        }
+        func int(_ key: String) throws -> Int {
+            guard let i = try member(key).intValue else { throw DecodingError(path: path + "." + key) }
+            return i
+        }
+        func object(_ key: String) throws -> JSONObject {
+            guard let o = try member(key).objectValue else { throw DecodingError(path: path + "." + key) }
+            return o
+        }
+        func child(_ key: String) throws -> Reader { Reader(try member(key), path + "." + key) }
+        func children(_ key: String) throws -> [Reader] {
+            guard let items = try member(key).arrayValue else { throw DecodingError(path: path + "." + key) }
+            return items.enumerated().map { Reader($1, "\(path).\(key)[\($0)]") }
+        }
+    }
+}
