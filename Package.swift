@@ -4,7 +4,7 @@ import PackageDescription
 // Layering (dependencies only point down):
 //   wayfinder (executable) -> WayfinderAPI -> WayfinderCore, DemoApp, WayfinderHTTP, WayfinderStore
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
-//   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev)
+//   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
 let package = Package(
     name: "Wayfinder",
@@ -20,6 +20,11 @@ let package = Package(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
+            // No pkgConfig: hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM warns about on every
+            // build; shim.h includes <hiredis/hiredis.h> from the default include path instead.
+            name: "CHiredis", path: "Sources/CHiredis",
+            providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
@@ -30,7 +35,7 @@ let package = Package(
 
         // MARK: IO shells
         .target(name: "WayfinderHTTP", dependencies: ["CEpoll"]),
-        .target(name: "WayfinderStore", dependencies: ["CSQLite"]),
+        .target(name: "WayfinderStore", dependencies: ["CSQLite", "CHiredis"]),
         .target(
             name: "WayfinderAPI",
             dependencies: ["WayfinderCore", "DemoApp", "WayfinderHTTP", "WayfinderStore"]),
@@ -41,6 +46,9 @@ let package = Package(
         // MARK: Test support (a real libcurl client; used by test targets only)
         .target(name: "WayfinderTesting", dependencies: ["CCurlShim"]),
 
+        // MARK: Benchmarks (Benchmarks/http-plaintext)
+        .executableTarget(name: "PlaintextServer", dependencies: ["WayfinderHTTP"]),
+
         // MARK: Tests
         .testTarget(name: "WayfinderCoreTests", dependencies: ["WayfinderCore"]),
         .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "WayfinderCore"]),
@@ -48,6 +56,6 @@ let package = Package(
         .testTarget(name: "WayfinderStoreTests", dependencies: ["WayfinderStore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting"]),
+            dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore"]),
     ]
 )

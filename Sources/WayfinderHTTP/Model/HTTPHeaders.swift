@@ -1,0 +1,75 @@
+/// An ordered list of header fields with case-insensitive name lookup.
+///
+/// Order and duplicates are kept as received (RFC 9110 §5.3); lookups compare names
+/// ASCII-case-insensitively without allocating.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public typealias Element = (name: String, value: String)
+
+    @usableFromInline var fields: [Element]
+
+    public init() { fields = [] }
+
+    public init(_ fields: [(String, String)]) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The number of fields, duplicates included.
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The first value of `name`, or nil.
+    public subscript(_ name: String) -> String? {
+        for field in fields where field.name.asciiCaseInsensitiveEquals(name) { return field.value }
+        return nil
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.compactMap { $0.name.asciiCaseInsensitiveEquals(name) ? $0.value : nil }
+    }
+
+    /// Whether a field named `name` is present.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field, keeping existing ones of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.asciiCaseInsensitiveEquals(name) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Element]> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison (header names and tokens are ASCII).
+    func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
+        var a = utf8.makeIterator()
+        var b = other.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return true
+            case let (x?, y?): if ASCII.lower(x) != ASCII.lower(y) { return false }
+            default: return false
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// What a handler answers.
+///
+/// The server adds `Date`, `Content-Length` (non-streaming bodies) or chunked framing
+/// (streams on HTTP/1.1), and `Connection`; handler values for those are replaced.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: HTTPBody
+
+    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    /// A UTF-8 text body.
+    public init(status: Int, headers: HTTPHeaders = [:], text: String) {
+        self.init(status: status, headers: headers, body: Array(text.utf8))
+    }
+
+    /// A streaming response (for server-sent events): the server sends the head, then calls
+    /// `stream` on the loop thread with a writer that can be used from any thread.
+    public init(
+        status: Int, headers: HTTPHeaders = [:],
+        stream: @escaping @Sendable (HTTPStreamWriter) -> Void
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = .stream(stream)
+    }
+}
+
+/// A response body: bytes known up front, or a stream written later.
+public enum HTTPBody: Sendable {
+    case bytes([UInt8])
+    case stream(@Sendable (HTTPStreamWriter) -> Void)
+}

@@ -1,0 +1,48 @@
+/// One accepted socket, owned by one event loop for its whole life.
+///
+/// - Important: only its loop thread touches it; `fd` is closed exactly once, by
+///   `EventLoop.close(_:)`, which sets `isClosed`.
+final class Connection {
+    /// Which deadline currently applies.
+    enum Phase: Equatable {
+        /// Waiting for a request's head (from accept, or from the first byte of a later request).
+        case header
+        /// Receiving a body; extended whenever bytes arrive.
+        case body
+        /// Keep-alive between requests.
+        case idle
+        /// Output is waiting for the peer to read; extended on every write progress.
+        case write
+        /// Streaming with nothing pending: no deadline.
+        case streaming
+        /// Draining input after the last response, before closing.
+        case linger
+    }
+
+    let fd: Int32
+    let id: UInt64
+    let remoteAddress: String
+    var machine: ConnectionStateMachine
+    var output: [UInt8] = []
+    var outputOffset = 0
+    var interest: EpollEvents
+    var phase: Phase = .header
+    var deadline: UInt64
+    var stream: HTTPStreamWriter?
+    var streamChunked = false
+    var isLingering = false
+    var isClosed = false
+    var lingerBytes = 0
+
+    init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPParserLimits, interest: EpollEvents, deadline: UInt64) {
+        self.fd = fd
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.machine = ConnectionStateMachine(limits: limits)
+        self.machine.parser.remoteAddress = remoteAddress
+        self.interest = interest
+        self.deadline = deadline
+    }
+
+    var pendingOutput: Int { output.count - outputOffset }
+}

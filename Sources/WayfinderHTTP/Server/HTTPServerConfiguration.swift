@@ -1,0 +1,43 @@
+/// Settings of an `HTTPServer`. Durations are `Duration`s; defaults follow api-v1.md ("Limits").
+public struct HTTPServerConfiguration: Sendable {
+    /// Address to bind ("127.0.0.1", "0.0.0.0", "::1", ...).
+    public var host: String = "127.0.0.1"
+    /// Port to bind; 0 picks an ephemeral port (see `HTTPServer.boundPort`).
+    public var port: Int = 0
+    /// Event-loop threads; each owns an SO_REUSEPORT listener and its connections.
+    public var threads: Int = Threads.processorCount
+    public var maxRequestLineBytes: Int = 8192
+    public var maxHeaderBytes: Int = 16384
+    public var maxHeaderCount: Int = 100
+    public var maxBodyBytes: Int = 1 << 20
+    /// A request's head must be complete this long after its first byte (or after accept).
+    public var headerTimeout: Duration = .seconds(10)
+    /// A body, and a response the peer is reading, must keep moving: at most this long without progress.
+    public var bodyTimeout: Duration = .seconds(10)
+    /// Idle keep-alive connections are closed after this long.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Connections beyond this count (all loops together) are closed right after accept.
+    public var maxConnections: Int = 10000
+    /// `shutdown()` closes whatever is still open after this long.
+    public var shutdownDeadline: Duration = .seconds(10)
+    /// After an error response or `Connection: close`, unread input is drained this long before closing,
+    /// so that the peer reads the response instead of a reset.
+    public var lingerTimeout: Duration = .seconds(2)
+    /// Largest amount of unsent response bytes per connection before its reads pause (pipelining)
+    /// or its event stream is ended (a peer that does not read).
+    public var maxPendingOutputBytes: Int = 4 << 20
+
+    public init() {}
+
+    public init(host: String = "127.0.0.1", port: Int = 0, threads: Int? = nil) {
+        self.host = host
+        self.port = port
+        if let threads { self.threads = threads }
+    }
+
+    var parserLimits: HTTPParserLimits {
+        HTTPParserLimits(
+            maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
+            maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes)
+    }
+}
