@@ -1,0 +1,159 @@
+// api.js — the Wayfinder v1 HTTP client: fetch for requests, EventSource for server push.
+//
+// Every call answers with the parsed JSON body, or throws one of two errors:
+//   ProblemError — the server answered with an error status (usually application/problem+json:
+//                  {title, status, code, detail, ...}); `status` and `problem` say what it was.
+//   NetworkError — no answer at all (server down, connection lost): the caller may retry the very
+//                  same request, with the same Idempotency-Key, so it is applied at most once.
+
+/** The server answered, with an error. */
+export class ProblemError extends Error {
+  constructor(status, problem) {
+    super(problem.title || `HTTP ${status}`);
+    this.name = 'ProblemError';
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/** The server could not be reached, or the connection broke before the answer was read. */
+export class NetworkError extends Error {
+  constructor(message) {
+    super(message || 'The connection was lost');
+    this.name = 'NetworkError';
+  }
+}
+
+/** A fresh key for one user action (`Idempotency-Key`). Works outside secure contexts too. */
+export function newIdempotencyKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export class Api {
+  /** @param {string} base prefix for every path ('' = same origin as the page) */
+  constructor(base = '') {
+    this.base = base;
+    /** @type {{id: string, token: string} | null} */
+    this.session = null;
+  }
+
+  /** POST /v1/sessions → {id, token, state}. `body`: {context, deepLink?}. */
+  createSession(body) {
+    return this.#request('POST', '/v1/sessions', { body, auth: false });
+  }
+
+  /** GET /v1/sessions/{id} → State. */
+  getState() {
+    return this.#request('GET', this.#sessionPath());
+  }
+
+  /** DELETE /v1/sessions/{id}. */
+  deleteSession() {
+    return this.#request('DELETE', this.#sessionPath());
+  }
+
+  /** POST .../routes → {state, transitions}. */
+  route(route, params, key) {
+    return this.#request('POST', `${this.#sessionPath()}/routes`, { body: { route, params }, key });
+  }
+
+  /** POST .../back → {state, transitions}. `screen`: the id of the screen the user saw on top. */
+  back(screen, key) {
+    return this.#request('POST', `${this.#sessionPath()}/back`, { body: screen ? { screen } : {}, key });
+  }
+
+  /** POST .../tab → {state, transitions}. */
+  tab(tab, key) {
+    return this.#request('POST', `${this.#sessionPath()}/tab`, { body: { tab }, key });
+  }
+
+  /** POST .../deeplinks → {state, transitions}. */
+  deepLink(url, key) {
+    return this.#request('POST', `${this.#sessionPath()}/deeplinks`, { body: { url }, key });
+  }
+
+  /**
+   * GET .../events as an EventSource (which cannot send headers, hence `?access_token=`).
+   * `onState(state)` for every `state` event, `onOpen()` when connected, `onError(closed)` when the
+   * stream broke: `closed` is true when the browser gave up (it retries by itself otherwise).
+   */
+  openEvents({ onState, onOpen, onError }) {
+    const token = encodeURIComponent(this.session.token);
+    const source = new EventSource(`${this.base}${this.#sessionPath()}/events?access_token=${token}`);
+    source.addEventListener('open', () => onOpen());
+    source.addEventListener('error', () => onError(source.readyState === EventSource.CLOSED));
+    source.addEventListener('state', (event) => {
+      let state;
+      try {
+        state = JSON.parse(event.data);
+      } catch {
+        return; // a broken event is skipped; the next one carries the whole state again
+      }
+      onState(state);
+    });
+    return {
+      close: () => source.close(),
+      get closed() {
+        return source.readyState === EventSource.CLOSED;
+      },
+    };
+  }
+
+  #sessionPath() {
+    if (!this.session) throw new Error('No session');
+    return `/v1/sessions/${encodeURIComponent(this.session.id)}`;
+  }
+
+  async #request(method, path, { body, key, auth = true } = {}) {
+    const headers = { Accept: 'application/json, application/problem+json' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (auth) headers.Authorization = `Bearer ${this.session.token}`;
+    if (key) headers['Idempotency-Key'] = key;
+
+    let response;
+    let text;
+    try {
+      response = await fetch(this.base + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new NetworkError(error?.message);
+    }
+
+    let data = null;
+    if (text) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = null;
+      }
+    }
+    if (!response.ok) {
+      const problem = data && typeof data === 'object' ? data : {};
+      throw new ProblemError(response.status, {
+        ...problem,
+        status: problem.status ?? response.status,
+        title: problem.title || response.statusText || `HTTP ${response.status}`,
+        code: problem.code || `http_${response.status}`,
+      });
+    }
+    if (response.status === 204) return null;
+    if (data === null) {
+      throw new ProblemError(response.status, {
+        status: response.status,
+        title: 'The server sent an answer that is not JSON',
+        code: 'unreadable_answer',
+      });
+    }
+    return data;
+  }
+}
