@@ -2,7 +2,8 @@ import DemoApp
 import Testing
 import WayfinderCore
 
-/// Drives one session of the sample app through the pure engine, as the API would.
+/// Drives one session of the sample app through the pure engine, as the API would, checking
+/// the structural invariants after every action.
 struct Driver {
     let engine = DemoApp.engine
     var state: SessionState
@@ -10,6 +11,7 @@ struct Driver {
 
     init(_ context: JSONObject = [:], link: String? = nil) throws {
         state = try DemoApp.engine.start(session: "test", context: context, deepLink: link)
+        #expect(invariantViolations(of: state) == [])
     }
 
     static func signedIn(platform: String = "phone") throws -> Driver {
@@ -17,38 +19,74 @@ struct Driver {
     }
 
     @discardableResult
-    mutating func apply(_ action: Action) throws -> [Transition] {
+    mutating func apply(_ action: Action, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
         let outcome = try engine.reduce(state, action)
+        #expect(outcome.state.revision == state.revision + (outcome.changed ? 1 : 0), sourceLocation: sourceLocation)
+        #expect(outcome.changed == (outcome.state != state), sourceLocation: sourceLocation)
+        if !outcome.changed { #expect(outcome.transitions == [], sourceLocation: sourceLocation) }
         state = outcome.state
         lastTransitions = outcome.transitions
+        #expect(invariantViolations(of: state) == [], sourceLocation: sourceLocation)
         return outcome.transitions
     }
 
     @discardableResult
-    mutating func route(_ name: String, _ params: JSONObject = [:]) throws -> [Transition] {
-        try apply(.trigger(Route(name, params: params)))
+    mutating func route(_ name: String, _ params: JSONObject = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
+        try apply(.trigger(Route(name, params: params)), sourceLocation: sourceLocation)
     }
 
     @discardableResult
-    mutating func back(_ screen: String? = nil) throws -> [Transition] { try apply(.back(screen: screen)) }
+    mutating func back(_ screen: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
+        try apply(.back(screen: screen), sourceLocation: sourceLocation)
+    }
 
     @discardableResult
-    mutating func tab(_ id: String) throws -> [Transition] { try apply(.selectTab(id)) }
+    mutating func tab(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
+        try apply(.selectTab(id), sourceLocation: sourceLocation)
+    }
 
     @discardableResult
-    mutating func link(_ url: String) throws -> [Transition] { try apply(.openDeepLink(url)) }
+    mutating func link(_ url: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
+        try apply(.openDeepLink(url), sourceLocation: sourceLocation)
+    }
 
     var rendered: RenderedState { engine.render(state) }
     /// The visible path's screen names, bottom to top.
     var stack: [String] { rendered.stack.map(\.name) }
+    /// The visible path's screen ids, bottom to top.
+    var ids: [String] { rendered.stack.map(\.id) }
     var top: RenderedScreen { rendered.stack.last! }
     var topID: String { top.id }
     var context: JSONObject { state.context }
     var selectedTab: String? { state.navigation.tabs?.selected }
     /// Flow names of the coordinator tree, depth first.
     var flows: [String] { state.coordinators.postOrder.reversed().map(\.flow) }
+    /// The coordinator tree by flow names: `app(main(home,todos,profile))`.
+    var tree: String { describe(state.coordinators) }
+    /// The to-dos as `id:title` (open) or `id:title✓` (completed), in list order.
+    var todos: [String] {
+        guard let todos = state.model["todos"]?.arrayValue else {  // untouched: the five samples
+            return ["1:Buy milk", "2:Call the plumber", "3:Book flights✓", "4:Renew passport", "5:Water the plants"]
+        }
+        return todos.map { todo in
+            let done = todo["completed"]?.boolValue == true ? "✓" : ""
+            return "\(todo["id"]?.stringValue ?? "?"):\(todo["title"]?.stringValue ?? "?")\(done)"
+        }
+    }
+
+    /// The screen names of a tab's stack, selected or not.
+    func tabStack(_ id: String) -> [String] { state.navigation[.tab(id)]?.screens.map(\.name) ?? [] }
+    func tabIDs(_ id: String) -> [String] { state.navigation[.tab(id)]?.screens.map(\.id) ?? [] }
 
     func id(of name: String) -> String? { rendered.stack.last { $0.name == name }?.id }
+
+    /// A field's value on the top screen.
+    func field(_ name: String) -> String? {
+        for case .field(let fieldName, _, let value, _) in top.components where fieldName == name { return value }
+        return nil
+    }
+
+    var notices: [Notice] { top.components.compactMap { if case .notice(let n) = $0 { n } else { nil } } }
 
     /// Expects the action to be refused with `error` and the state to be unchanged.
     mutating func expectRefused(_ action: Action, _ error: NavigationError, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -56,7 +94,31 @@ struct Driver {
         #expect(throws: error, sourceLocation: sourceLocation) { try engine.reduce(state, action) }
         #expect(state == before, sourceLocation: sourceLocation)
     }
+
+    mutating func expectRefused(route name: String, _ params: JSONObject = [:], _ error: NavigationError, sourceLocation: SourceLocation = #_sourceLocation) {
+        expectRefused(.trigger(Route(name, params: params)), error, sourceLocation: sourceLocation)
+    }
+
+    /// Expects the action to succeed without changing anything.
+    mutating func expectNoOp(_ action: Action, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = state
+        let outcome = try engine.reduce(state, action)
+        #expect(outcome.changed == false, sourceLocation: sourceLocation)
+        #expect(outcome.transitions == [], sourceLocation: sourceLocation)
+        #expect(outcome.state == before, sourceLocation: sourceLocation)
+    }
+}
+
+private func describe(_ node: Coordinator) -> String {
+    let inner = node.children.map(describe).joined(separator: ",")
+    return node.flow + (inner.isEmpty ? "" : "(\(inner))")
 }
 
 /// Shorthand for expected transitions.
 func t(_ op: Transition.Op, _ screens: [String], tab: String? = nil) -> Transition { Transition(op, screens, tab: tab) }
+
+/// A signed-in phone session: `c1` main; tabs home `c2` (`s1` dashboard), todos `c3` (`s2`
+/// todoList), profile `c4` (`s3` profile).
+enum Main {
+    static let dashboard = "s1", todoList = "s2", profile = "s3"
+}

@@ -40,7 +40,7 @@ struct RequestBody: Sendable {
 
     /// The body as an object, or `422 invalid_params` naming `body`.
     func object() throws(APIError) -> JSONObject {
-        guard let object = value.objectValue else { throw .invalid("body", "must be a JSON object, not a \(value.typeName)") }
+        guard let object = value.objectValue else { throw .invalid("body", "must be a JSON object, not \(value.typeNameWithArticle)") }
         return object
     }
 
@@ -60,7 +60,7 @@ struct RequestBody: Sendable {
     /// An optional object member (`null` counts as absent).
     func optionalObject(_ name: String) throws(APIError) -> JSONObject? {
         guard let member = try object()[name], !member.isNull else { return nil }
-        guard let object = member.objectValue else { throw .invalid(name, "must be an object, not a \(member.typeName)") }
+        guard let object = member.objectValue else { throw .invalid(name, "must be an object, not \(member.typeNameWithArticle)") }
         return object
     }
 }

@@ -12,7 +12,9 @@ public struct DeepLinkPattern: Sendable, Hashable {
 
     /// The captured `{name}` segments if `path` matches exactly (case-sensitive, no trailing slash).
     func match(_ path: Substring) -> [String: String]? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        // At most one part more than the pattern has: enough to refuse, and a hostile path of
+        // thousands of segments is not split in full for every pattern.
+        let parts = path.split(separator: "/", maxSplits: segments.count, omittingEmptySubsequences: false)
         guard parts.count == segments.count else { return nil }
         var captures: [String: String] = [:]
         for (segment, part) in zip(segments, parts) {

@@ -54,8 +54,14 @@ struct Navigator: Sendable {
     }
 
     /// The stack a coordinator created (its root, tab or modal), if any.
+    ///
+    /// - Important: the root or a tab wins over a modal: a tab's coordinator that presented a
+    ///   form also "owns" that modal, but its own stack is the tab (what `reset` rebuilds).
     func ownedLocation(of owner: String) -> StackLocation? {
-        state.navigation.allLocations.first { state.navigation[$0]?.coordinator == owner }
+        let locations = state.navigation.allLocations
+        return (locations.filter { !$0.isModal } + locations.filter(\.isModal)).first {
+            state.navigation[$0]?.coordinator == owner
+        }
     }
 
     /// The coordinators from `id` up to the root: the responder chain.

@@ -54,12 +54,13 @@ public struct JSONParser {
         return value
     }
 
+    /// `depth` counts the containers around the value: at most `maximumDepth` may nest.
     private mutating func parseValue(depth: Int) throws(Error) -> JSONValue {
-        guard depth < Self.maximumDepth else { throw fail("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = current else { throw fail("unexpected end of input") }
         switch byte {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
-        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else { throw fail("nesting deeper than \(Self.maximumDepth)") }
+            return byte == UInt8(ascii: "{") ? try parseObject(depth: depth) : try parseArray(depth: depth)
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"): return try expect("true", .bool(true))
         case UInt8(ascii: "f"): return try expect("false", .bool(false))

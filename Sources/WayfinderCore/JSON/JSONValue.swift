@@ -33,6 +33,14 @@ extension JSONValue {
         }
     }
 
+    /// The type name with its article, for error messages ("an integer", "a string").
+    public var typeNameWithArticle: String { Self.article(typeName) }
+
+    /// `name` with "a" or "an" before it.
+    public static func article(_ name: String) -> String {
+        (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
+    }
+
     /// The JSON type name used in error messages and the flow catalog.
     public var typeName: String {
         switch self {

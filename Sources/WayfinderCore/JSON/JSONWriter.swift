@@ -35,11 +35,9 @@ public struct JSONWriter: Sendable {
     public mutating func double(_ value: Double) {
         separate()
         if value.isFinite {
-            if value == value.rounded(), abs(value) < 1e15 {
-                bytes.append(contentsOf: String(Int(value)).utf8)
-            } else {
-                bytes.append(contentsOf: "\(value)".utf8)
-            }
+            // Swift's shortest round-trip form is valid JSON ("2.0", "1e+20", "5e-324") and keeps
+            // integral doubles doubles, so parse(write(x)) == x.
+            bytes.append(contentsOf: value.description.utf8)
         } else {
             bytes.append(contentsOf: "null".utf8)  // JSON has no NaN or infinity
         }

@@ -69,7 +69,7 @@ public struct RouteSpec: Sendable, Hashable {
                 continue
             }
             if !spec.type.accepts(value) {
-                problems.append(InvalidParam(name: spec.name, reason: "must be a \(spec.type.rawValue), not a \(value.typeName)"))
+                problems.append(InvalidParam(name: spec.name, reason: "must be \(JSONValue.article(spec.type.rawValue)), not \(value.typeNameWithArticle)"))
             }
         }
         return problems

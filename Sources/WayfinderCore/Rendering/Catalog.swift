@@ -49,8 +49,10 @@ extension Application {
             lines.append("    \(quoted(flow.name)) [shape=ellipse];")
             for screen in flow.screens {
                 let routes = flow.routes.filter { $0.screens.contains(screen) }.map(\.name)
-                let label = routes.isEmpty ? screen : screen + "\\n" + routes.joined(separator: ", ")
-                lines.append("    \(quoted(flow.name + "." + screen)) [label=\(quoted(label))];")
+                // Escape the names, not the `\n` between them: it is DOT's line break.
+                let label = ([screen] + (routes.isEmpty ? [] : [routes.joined(separator: ", ")]))
+                    .map(\.dotEscaped).joined(separator: "\\n")
+                lines.append("    \(quoted(flow.name + "." + screen)) [label=\"\(label)\"];")
             }
             lines.append("  }")
         }

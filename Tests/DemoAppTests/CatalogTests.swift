@@ -1,0 +1,92 @@
+import DemoApp
+import Testing
+import WayfinderCore
+
+@Suite struct CatalogTests {
+    private func catalog() throws -> JSONValue {
+        var w = JSONWriter()
+        DemoApp.application.writeCatalog(to: &w)
+        return try JSONParser.parse(w.bytes)
+    }
+
+    private func flow(_ name: String) throws -> JSONValue {
+        try #require(try catalog()["flows"]?.arrayValue?.first { $0["name"] == .string(name) })
+    }
+
+    @Test func listsEveryFlowRootFirst() throws {
+        let names = try catalog()["flows"]?.arrayValue?.compactMap { $0["name"]?.stringValue }
+        #expect(names == ["app", "onboarding", "auth", "changePassword", "main", "home", "todos", "profile"])
+    }
+
+    @Test func listsScreensAndChildrenByName() throws {
+        #expect(try flow("app")["screens"] == [])
+        #expect(try flow("app")["children"] == ["onboarding", "auth", "main"])
+        #expect(try flow("auth")["screens"] == ["login", "register"])
+        #expect(try flow("auth")["children"] == ["changePassword"])
+        #expect(try flow("main")["children"] == ["home", "todos", "profile"])
+        #expect(try flow("todos")["screens"] == ["todoList", "todoAdd", "todoDetail"])
+        #expect(try flow("profile")["children"] == ["changePassword"])
+        #expect(try flow("changePassword")["screens"] == ["changePassword", "passwordChanged"])
+    }
+
+    @Test func listsRoutesWithTypedParams() throws {
+        let auth = try flow("auth")["routes"]
+        #expect(auth == [
+            ["name": "login", "params": [
+                ["name": "email", "type": "string", "required": true],
+                ["name": "password", "type": "string", "required": true],
+            ]],
+            ["name": "register", "params": []],
+            ["name": "forgotPassword", "params": []],
+            ["name": "signUp", "params": [
+                ["name": "name", "type": "string", "required": true],
+                ["name": "email", "type": "string", "required": true],
+                ["name": "password", "type": "string", "required": true],
+            ]],
+        ])
+        let update = try flow("todos")["routes"]?.arrayValue?.first { $0["name"] == "updateTodo" }
+        #expect(update?["params"] == [
+            ["name": "title", "type": "string", "required": true],
+            ["name": "description", "type": "string", "required": false],
+            ["name": "completed", "type": "boolean", "required": false],
+        ])
+        let routeNames = try catalog()["flows"]?.arrayValue?.map { $0["routes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [] }
+        #expect(routeNames == [
+            [], ["next", "skip"], ["login", "register", "forgotPassword", "signUp"], ["savePassword", "done"], [],
+            ["openTodo"], ["addTodo", "showTodo", "saveTodo", "cancel", "updateTodo", "deleteTodo"], ["changePassword", "logout"],
+        ])
+    }
+
+    @Test func listsDeepLinkPatterns() throws {
+        let links = try catalog()["deepLinks"]?.arrayValue
+        #expect(links?.compactMap { $0["pattern"]?.stringValue } == [
+            "wayfinder://todos", "wayfinder://todos/new", "wayfinder://todos/{id}", "wayfinder://profile",
+            "wayfinder://profile/password", "wayfinder://signup",
+        ])
+        #expect(links?.allSatisfy { !($0["description"]?.stringValue ?? "").isEmpty } == true)
+    }
+
+    @Test func dotOutputIsADigraph() {
+        let dot = DemoApp.application.catalogDOT
+        #expect(dot.hasPrefix("digraph wayfinder {"))
+        #expect(dot.hasSuffix("}\n"))
+        var depth = 0
+        var balanced = true
+        var inQuotes = false
+        var escaped = false
+        for character in dot {
+            if escaped { escaped = false; continue }
+            if character == "\\" { escaped = true; continue }
+            if character == "\"" { inQuotes.toggle(); continue }
+            if inQuotes { continue }
+            if character == "{" { depth += 1 }
+            if character == "}" { depth -= 1; if depth < 0 { balanced = false } }
+        }
+        #expect(balanced && depth == 0 && !inQuotes)
+        #expect(dot.contains(#"subgraph "cluster_todos" {"#))
+        #expect(dot.contains(#""app" -> "main";"#))
+        #expect(dot.contains(#""profile" -> "changePassword";"#))
+        #expect(dot.contains(#""todos.todoList" [label="todoList\naddTodo, showTodo"];"#))
+        #expect(dot.contains(#""wayfinder://todos/{id}" [shape=note];"#))
+    }
+}

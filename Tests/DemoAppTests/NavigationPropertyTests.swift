@@ -1,0 +1,164 @@
+import DemoApp
+import Testing
+import WayfinderCore
+
+/// Thousands of random sessions: whatever a client sends, the engine answers with a valid state
+/// or a typed refusal that changes nothing.
+///
+/// After every step of every sequence: the tree invariants, revisions, no-ops and refusals.
+/// The costlier checks (rendering, `stack` versus `navigation`, the JSON parsing, and the Codable
+/// round trip) run after every step of every 100th sequence and on every sequence's final state
+/// (Codable: every 100th), which keeps the test near 10 s in a debug build.
+@Suite struct NavigationPropertyTests {
+    static let seed: UInt64 = 0x00C0_FFEE_2024
+    static let sequences = 2_500
+    static let maxActions = 40
+
+    @Test func randomSessionsKeepEveryInvariant() {
+        var rng = SplitMix64(seed: Self.seed)
+        var stats = (steps: 0, refused: 0, noOps: 0)
+        for sequence in 0..<Self.sequences {
+            var log: [String] = []
+            let thorough = sequence % 100 == 0
+            if let failure = Self.run(&rng, thorough: thorough, log: &log, stats: &stats) {
+                Issue.record("""
+                    seed \(String(Self.seed, radix: 16)), sequence \(sequence): \(failure)
+                    actions:
+                    \(log.joined(separator: "\n"))
+                    """)
+                return
+            }
+        }
+        // The generator must actually exercise both successes and refusals.
+        #expect(stats.steps > Self.sequences * 10)
+        #expect(stats.refused > stats.steps / 10)
+        #expect(stats.refused < stats.steps * 2 / 3)
+        #expect(stats.noOps > 0)
+    }
+
+    /// One random session; returns the first broken invariant.
+    static func run(
+        _ rng: inout SplitMix64, thorough: Bool, log: inout [String], stats: inout (steps: Int, refused: Int, noOps: Int)
+    ) -> String? {
+        let engine = DemoApp.engine
+        var context: JSONObject = [
+            "onboarded": .bool(rng.chance(50)), "authenticated": .bool(rng.chance(50)),
+            "platform": .string(rng.pick(["phone", "tablet", "web"])), "variant": .string(rng.pick(["A", "B"])),
+        ]
+        if rng.chance(30) { context["user"] = "a@b.c" }
+        if rng.chance(3) { context["platform"] = rng.pick(["watch", 1, true]) }
+        let link: String? = rng.chance(15) ? randomLink(&rng) : nil
+        log.append("start context=\(JSONValue.object(context).canonicalString) link=\(link ?? "nil")")
+
+        var state: SessionState
+        do {
+            state = try engine.start(session: "p", context: context, deepLink: link)
+        } catch is NavigationError {
+            return nil  // a bad context or link creates no session
+        } catch {
+            return "start threw \(error)"
+        }
+        if state.revision != 1 { return "a new session has revision \(state.revision)" }
+        if let problem = invariantViolations(of: state, engine: engine).first { return problem }
+
+        for _ in 0..<(1 + rng.next(below: maxActions)) {
+            let action = randomAction(&rng, state: state, engine: engine)
+            log.append("\(action)")
+            stats.steps += 1
+            let before = state
+            do {
+                let outcome = try engine.reduce(state, action)
+                if state != before { return "reduce changed its input" }
+                if outcome.changed {
+                    if outcome.state.revision != before.revision + 1 { return "revision \(before.revision) -> \(outcome.state.revision)" }
+                    var same = outcome.state
+                    same.revision = before.revision
+                    if same == before { return "changed with an identical state" }
+                } else {
+                    stats.noOps += 1
+                    if outcome.state != before { return "a no-op changed the state" }
+                    if !outcome.transitions.isEmpty { return "a no-op gave transitions \(outcome.transitions)" }
+                }
+                state = outcome.state
+            } catch let error as NavigationError {
+                stats.refused += 1
+                if state != before { return "a refused action (\(error)) changed the state" }
+                continue
+            } catch {
+                return "threw a non-navigation error: \(error)"
+            }
+            if let problem = structuralViolations(of: state, engine: engine).first { return problem }
+            if thorough, let problem = renderingViolations(of: state, engine: engine).first { return problem }
+        }
+        if let problem = renderingViolations(of: state, engine: engine).first { return "final state: \(problem)" }
+        if thorough, let problem = storageViolations(of: state, engine: engine).first { return "final state: \(problem)" }
+        return nil
+    }
+
+    // MARK: Generators
+
+    static let validLinks = [
+        "wayfinder://todos", "wayfinder://todos/new", "wayfinder://todos/1", "wayfinder://todos/2", "wayfinder://todos/3",
+        "wayfinder://todos/6", "wayfinder://profile", "wayfinder://profile/password", "wayfinder://signup",
+    ]
+    static let badLinks = [
+        "wayfinder://todos/", "wayfinder://Todos", "wayfinder://todos?x=1", "https://todos", "wayfinder://todos/99",
+        "wayfinder://todos/%20", "", "wayfinder://profile/password/", "wayfinder://todos/😀",
+    ]
+
+    static func randomLink(_ rng: inout SplitMix64) -> String {
+        rng.chance(70) ? rng.pick(validLinks) : rng.pick(badLinks)
+    }
+
+    static let allRoutes = ["next", "skip", "login", "register", "forgotPassword", "signUp", "savePassword", "done",
+                            "openTodo", "addTodo", "showTodo", "saveTodo", "cancel", "updateTodo", "deleteTodo",
+                            "changePassword", "logout", "", "nope", "LOGIN"]
+
+    static func randomAction(_ rng: inout SplitMix64, state: SessionState, engine: Engine) -> Action {
+        let roll = rng.next(below: 100)
+        let top = state.navigation.topScreen
+        switch roll {
+        case 0..<60:
+            let available = top.map { engine.routes(whenOnTop: $0, in: state) } ?? []
+            guard let spec = available.isEmpty ? nil : rng.pick(available) else { return .back(screen: nil) }
+            return .trigger(Route(spec.name, params: randomParams(&rng, spec.params)))
+        case 60..<72:
+            switch rng.next(below: 3) {
+            case 0: return .back(screen: nil)
+            case 1: return .back(screen: top?.id)
+            default: return .back(screen: "s\(rng.next(below: 40))")
+            }
+        case 72..<82:
+            return .selectTab(rng.pick(["home", "todos", "profile", "home", "todos", "profile", "nope", ""]))
+        case 82..<92:
+            return .openDeepLink(randomLink(&rng))
+        default:
+            let params: JSONObject = rng.chance(50) ? [:] : randomParams(&rng, [ParamSpec("id"), ParamSpec("title")])
+            return .trigger(Route(rng.pick(allRoutes), params: params))
+        }
+    }
+
+    static func randomParams(_ rng: inout SplitMix64, _ specs: [ParamSpec]) -> JSONObject {
+        var params: JSONObject = [:]
+        let password = rng.pick(["12345678", "short", "password1", ""])
+        for spec in specs {
+            let roll = rng.next(below: 100)
+            if roll < 6 { continue }  // missing
+            if roll < 9 { params[spec.name] = .null; continue }  // null = absent
+            if roll < 14 { params[spec.name] = rng.pick([.int(1), .bool(true), .double(1.5), .array([]), .object([:]), .string("x")]); continue }
+            switch spec.name {
+            case "id": params["id"] = .string(rng.pick(["1", "2", "3", "4", "5", "6", "7", "99", ""]))
+            case "email": params["email"] = .string(rng.pick(["a@b.c", "ada@example.com", "nope", ""]))
+            case "password": params["password"] = .string(password)
+            case "confirm": params["confirm"] = .string(rng.chance(75) ? password : "different")
+            case "name": params["name"] = .string(rng.pick(["Ada", "  ", ""]))
+            case "title": params["title"] = .string(rng.pick(["Milk", "  ", "", String(repeating: "long ", count: 50)]))
+            case "description": params["description"] = .string(rng.pick(["", "d", "é\n\"x\""]))
+            case "completed": params["completed"] = .bool(rng.chance(50))
+            default: params[spec.name] = "?"
+            }
+        }
+        if rng.chance(5) { params["unexpected"] = [1, 2] }
+        return params
+    }
+}
