@@ -12,6 +12,11 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+// `wayfinder healthcheck`: the container's HEALTHCHECK (GET /healthz on 127.0.0.1:$WAYFINDER_PORT).
+if CommandLine.arguments.dropFirst().first == "healthcheck" {
+    Healthcheck.run(environment: ProcessInfo.processInfo.environment)
+}
+
 let settings: Settings
 do {
     switch try Settings.parse(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) {
@@ -24,6 +29,16 @@ do {
 } catch {
     fail(error.message)
 }
+
+// Signals are taken synchronously by this thread (sigwait); every other thread blocks them. Blocked
+// before the store or anything else can start a thread (threads inherit the mask), so a SIGTERM
+// during start-up is handled too instead of killing the process.
+var signals = sigset_t()
+sigemptyset(&signals)
+sigaddset(&signals, SIGTERM)
+sigaddset(&signals, SIGINT)
+pthread_sigmask(SIG_BLOCK, &signals, nil)
+signal(SIGPIPE, SIG_IGN)
 
 let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
 let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
@@ -62,14 +77,6 @@ let api = WayfinderAPI(
     openConnections: { serverBox.server?.openConnections ?? 0 })
 let server = HTTPServer(configuration: httpConfiguration, handler: api)
 serverBox.server = server
-
-// Signals are taken synchronously by this thread (sigwait); every other thread blocks them.
-var signals = sigset_t()
-sigemptyset(&signals)
-sigaddset(&signals, SIGTERM)
-sigaddset(&signals, SIGINT)
-pthread_sigmask(SIG_BLOCK, &signals, nil)
-signal(SIGPIPE, SIG_IGN)
 
 do {
     try server.start()

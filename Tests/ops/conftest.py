@@ -1,0 +1,165 @@
+"""Shared helpers of the operations tests: start the real `wayfinder` binary and talk HTTP to it.
+
+The binary comes from $WAYFINDER_BIN (default .build/debug/wayfinder, relative to the repo root).
+Servers listen on a free loopback port and are ready when /healthz answers.
+"""
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def binary() -> str:
+    path = Path(os.environ.get("WAYFINDER_BIN", ".build/debug/wayfinder"))
+    if not path.is_absolute():
+        path = REPO / path
+    if not path.exists():
+        pytest.fail(f"no wayfinder binary at {path} (set WAYFINDER_BIN)")
+    return str(path)
+
+
+def clean_environment(extra=None):
+    """The test runner's environment without WAYFINDER_* settings, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAYFINDER_")}
+    env.update(extra or {})
+    return env
+
+
+def run_binary(args, env=None, timeout=10):
+    return subprocess.run([binary(), *args], cwd=REPO, env=clean_environment(env),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(condition, timeout, interval=0.02, message="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+class Server:
+    """One running `wayfinder`; stdout and stderr go to files so the pipes never fill up."""
+
+    def __init__(self, tmp_path, args=(), env=None, name="server"):
+        self.stdout_path = tmp_path / f"{name}.stdout"
+        self.stderr_path = tmp_path / f"{name}.stderr"
+        self._out = open(self.stdout_path, "wb")
+        self._err = open(self.stderr_path, "wb")
+        self.port = free_port()
+        argv = [binary(), "--port", str(self.port), "--host", "127.0.0.1", "--public", str(REPO / "Public"),
+                "--openapi", str(REPO / "openapi.yaml"), *args]
+        self.process = subprocess.Popen(argv, cwd=tmp_path, env=clean_environment(env),
+                                        stdout=self._out, stderr=self._err)
+        try:
+            wait_for(self._healthy, 15, message=f"/healthz on port {self.port}")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _healthy(self):
+        if self.process.poll() is not None:
+            raise AssertionError(f"server exited with {self.process.returncode}: {self.stderr()}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+            conn.request("GET", "/healthz", headers={"X-Request-Id": "startup-probe"})
+            return conn.getresponse().status == 200
+        except OSError:
+            return False
+        finally:
+            conn.close()
+
+    def stdout(self) -> str:
+        self._out.flush()
+        return self.stdout_path.read_text(errors="replace")
+
+    def stderr(self) -> str:
+        self._err.flush()
+        return self.stderr_path.read_text(errors="replace")
+
+    def records(self, strict=True):
+        out = []
+        for line in self.stdout().splitlines(keepends=True):
+            if not line.endswith("\n"):
+                break  # still being written
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                if strict:
+                    raise
+        return out
+
+    def connection(self, timeout=10):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def request(self, method, path, body=None, headers=None, connection=None):
+        """One request; returns (status, headers dict (lower-case names), parsed JSON or text)."""
+        own = connection is None
+        conn = connection or self.connection()
+        try:
+            payload = None if body is None else json.dumps(body)
+            all_headers = {"Content-Type": "application/json"} if body is not None else {}
+            all_headers.update(headers or {})
+            conn.request(method, path, body=payload, headers=all_headers)
+            response = conn.getresponse()
+            data = response.read()
+            heads = {k.lower(): v for k, v in response.getheaders()}
+            text = data.decode("utf-8", "replace")
+            kind = heads.get("content-type", "")
+            parsed = json.loads(text) if "json" in kind and text else text
+            return response.status, heads, parsed
+        finally:
+            if own:
+                conn.close()
+
+    def create_session(self, context=None):
+        status, _, body = self.request("POST", "/v1/sessions", {"context": context or {}})
+        assert status == 201, body
+        return body["id"], body["token"]
+
+    def signal(self, number=signal.SIGTERM):
+        self.process.send_signal(number)
+
+    def wait(self, timeout):
+        try:
+            return self.process.wait(timeout=timeout)
+        finally:
+            self._out.flush()
+            self._err.flush()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self._out.close()
+        self._err.close()
+
+
+@pytest.fixture
+def start_server(tmp_path):
+    servers = []
+
+    def start(*args, env=None, name=None):
+        server = Server(tmp_path, args, env, name or f"server{len(servers)}")
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

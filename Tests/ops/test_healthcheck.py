@@ -1,0 +1,31 @@
+"""`wayfinder healthcheck` (the container's HEALTHCHECK): 0 when /healthz answers 200, else 1."""
+import time
+
+from conftest import free_port, run_binary
+
+
+def test_healthcheck_passes_against_a_running_server(start_server):
+    server = start_server("--store", "memory")
+    result = run_binary(["healthcheck"], {"WAYFINDER_PORT": str(server.port)})
+    assert result.returncode == 0, result.stderr
+    assert any(r.get("path") == "/healthz" and r.get("status") == 200 for r in server.records())
+
+
+def test_healthcheck_fails_quickly_without_a_server():
+    started = time.monotonic()
+    result = run_binary(["healthcheck"], {"WAYFINDER_PORT": str(free_port())})
+    assert result.returncode == 1
+    assert time.monotonic() - started < 3
+    assert len(result.stderr.splitlines()) == 1 and "healthcheck" in result.stderr
+
+
+def test_healthcheck_times_out_on_a_silent_port():
+    import socket
+    with socket.socket() as silent:  # accepts (backlog) but never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        started = time.monotonic()
+        result = run_binary(["healthcheck"], {"WAYFINDER_PORT": str(silent.getsockname()[1])})
+        elapsed = time.monotonic() - started
+    assert result.returncode == 1
+    assert 1.5 < elapsed < 4, elapsed
