@@ -7,10 +7,12 @@ import WayfinderStore
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case memory
     case sqlite
+    case redis
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty store of this kind (SQLite in its own temporary directory).
+    /// A fresh, empty store of this kind (SQLite in its own temporary directory; Redis in its own
+    /// database of the test process's shared `redis-server`).
     func make(configuration: StoreConfiguration = StoreConfiguration()) throws -> StoreUnderTest {
         switch self {
         case .memory:
@@ -19,6 +21,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let directory = TemporaryDirectory()
             let store = try SQLiteStore(path: directory.path + "/db/sessions.sqlite", configuration: configuration)
             return StoreUnderTest(store: store, directory: directory)
+        case .redis:
+            let server = try RedisServer.shared.get()
+            let store = try RedisStore(url: server.url(database: RedisServer.freshDatabase()), configuration: configuration)
+            return StoreUnderTest(store: store, directory: nil)
         }
     }
 }
