@@ -18,6 +18,7 @@ struct Settings: Sendable {
     var shutdownDeadlineSeconds = 10.0
     var heartbeatSeconds = 15.0
     var logLevel = "info"
+    var cacheSize = 10_000
 
     struct Invalid: Error, Sendable { var message: String }
 
@@ -41,9 +42,9 @@ struct Settings: Sendable {
         Option(name: "threads", help: "event loops (one per core by default)", defaultValue: { String($0.threads) }) { s, v throws(Invalid) in
             s.threads = try integer(v, 1...256)
         },
-        Option(name: "store", help: "sqlite:PATH or memory", defaultValue: { $0.store }) { s, v throws(Invalid) in
-            guard v == "memory" || (v.hasPrefix("sqlite:") && v.count > 7) else {
-                throw Invalid(message: "must be sqlite:PATH or memory")
+        Option(name: "store", help: "sqlite:PATH, memory, or redis://HOST:PORT[/DB] (several instances)", defaultValue: { $0.store }) { s, v throws(Invalid) in
+            guard v == "memory" || (v.hasPrefix("sqlite:") && v.count > 7) || (v.hasPrefix("redis://") && v.count > 8) else {
+                throw Invalid(message: "must be sqlite:PATH, memory or redis://HOST:PORT[/DB]")
             }
             s.store = v
         },
@@ -76,6 +77,9 @@ struct Settings: Sendable {
         },
         Option(name: "heartbeat", help: "comment line interval on idle event streams", defaultValue: { duration($0.heartbeatSeconds) }) { s, v throws(Invalid) in
             s.heartbeatSeconds = try seconds(v)
+        },
+        Option(name: "cache-size", help: "recently used sessions kept decoded and rendered (0: off)", defaultValue: { String($0.cacheSize) }) { s, v throws(Invalid) in
+            s.cacheSize = try integer(v, 0...10_000_000)
         },
         Option(name: "log-level", help: "debug, info, warn or error", defaultValue: { $0.logLevel }) { s, v throws(Invalid) in
             guard ["debug", "info", "warn", "error"].contains(v) else { throw Invalid(message: "must be debug, info, warn or error") }

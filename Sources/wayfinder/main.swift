@@ -46,6 +46,9 @@ let store: any SessionStore
 do {
     if settings.store == "memory" {
         store = MemoryStore(configuration: storeConfiguration)
+    } else if settings.store.hasPrefix("redis://") {
+        // One pooled connection per event loop, plus a few for event streams and the sweeper.
+        store = try RedisStore(url: settings.store, configuration: storeConfiguration, poolSize: settings.threads + 4)
     } else {
         store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
     }
@@ -55,6 +58,7 @@ do {
 
 var apiConfiguration = APIConfiguration()
 apiConfiguration.sessionTTLMillis = storeConfiguration.ttlMillis
+apiConfiguration.cacheCapacity = settings.cacheSize
 apiConfiguration.maxSessions = settings.maxSessions
 apiConfiguration.publicDirectory = settings.publicDirectory
 apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
@@ -86,7 +90,7 @@ do {
 api.start()
 logger.log(.info, "listening", [
     ("host", .string(settings.host)), ("port", .int(server.boundPort)), ("threads", .int(settings.threads)),
-    ("store", .string(settings.store == "memory" ? "memory" : "sqlite")),
+    ("store", .string(settings.store == "memory" ? "memory" : settings.store.hasPrefix("redis://") ? "redis" : "sqlite")),
 ])
 
 /// Waits for SIGTERM or SIGINT (blocked in every thread, so only `sigwait` sees them).

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// Issue 4, test 10: the flow catalog, the contract, health and metrics.
+@Suite struct ServiceEndpointTests {
+    @Test func flowCatalog() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let r = try c.call("GET", "/v1/flows")
+        #expect(r.status == 200)
+        #expect(r.contentType?.hasPrefix("application/json") == true)
+        let catalog = r.json
+        #expect(catalog.keys == ["flows", "deepLinks"])
+        let flows = catalog["flows"].array
+        let names = flows.compactMap { $0["name"].string }
+        #expect(Set(names) == ["app", "onboarding", "auth", "changePassword", "main", "home", "todos", "profile"])
+        for flow in flows {
+            #expect(flow.keys.isSuperset(of: ["name", "screens", "routes", "children"]), "\(flow)")
+            #expect(flow["screens"].array.allSatisfy { $0.string != nil })
+            #expect(flow["children"].array.allSatisfy { $0.string.map(names.contains) == true })
+            for route in flow["routes"].array {
+                #expect(route["name"].string != nil)
+                for param in route["params"].array {
+                    #expect(param["name"].string != nil)
+                    #expect(["string", "boolean", "integer"].contains(param["type"].string ?? ""), "\(param)")
+                    #expect(param["required"].bool != nil, "\(param)")
+                }
+            }
+        }
+        let auth = try #require(flows.first { $0["name"].string == "auth" })
+        #expect(auth["screens"].array.compactMap(\.string) == ["login", "register"])
+        #expect(auth["children"].array.compactMap(\.string) == ["changePassword"])
+        let login = try #require(auth["routes"].array.first { $0["name"].string == "login" })
+        #expect(login["params"].canonical == #"[{"name":"email","required":true,"type":"string"},{"name":"password","required":true,"type":"string"}]"#)
+        let todos = try #require(flows.first { $0["name"].string == "todos" })
+        let update = try #require(todos["routes"].array.first { $0["name"].string == "updateTodo" })
+        #expect(update["params"].array.map { "\($0["name"].string ?? ""):\($0["type"].string ?? ""):\($0["required"].bool ?? true)" }
+            == ["title:string:true", "description:string:false", "completed:boolean:false"])
+        let patterns = Set(catalog["deepLinks"].array.compactMap { $0["pattern"].string })
+        #expect(patterns == Set(["todos", "todos/{id}", "todos/new", "profile", "profile/password", "signup"].map { "wayfinder://" + $0 }))
+        #expect(catalog["deepLinks"].array.allSatisfy { $0["description"].string?.isEmpty == false })
+
+        let dot = try c.call("GET", "/v1/flows?format=dot")
+        #expect(dot.status == 200)
+        #expect(dot.contentType?.hasPrefix("text/vnd.graphviz") == true)
+        #expect(dot.text.contains("digraph"))
+        #expect(dot.text.contains("changePassword"))
+        let json = try c.call("GET", "/v1/flows?format=json")
+        #expect(json.body == r.body)
+        let unknown = try c.call("GET", "/v1/flows?format=xml")
+        #expect(unknown.status == 422)
+        #expect(unknown.code == "invalid_params")
+        #expect(unknown.json["param"].string == "format")
+        #expect(unknown.json["instance"].string == "/v1/flows", "instance is the path, never the query")
+        #expect(unknown.contentType?.hasPrefix("application/problem+json") == true)
+    }
+
+    @Test func contractHealthAndMetrics() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let openapi = try c.call("GET", "/openapi.yaml")
+        #expect(openapi.status == 200)
+        #expect(openapi.text.hasPrefix("openapi: 3.1") || openapi.text.contains("\nopenapi: 3.1"))
+        #expect(openapi.text.contains("/v1/sessions/{id}/events"))
+        for path in ["/healthz", "/readyz"] {
+            let r = try c.call("GET", path)
+            #expect(r.status == 200, "\(path)")
+        }
+        let s = try c.createSession()
+        _ = try c.route(s, "next")
+        _ = try c.call("GET", s.path + "/events?access_token=\(s.token)&x=1", headers: [("Authorization", "Bearer wrong")])
+        let metrics = try c.call("GET", "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.contentType?.hasPrefix("text/plain") == true)
+        let text = metrics.text
+        #expect(text.contains("# TYPE wayfinder_http_requests_total counter"))
+        #expect(text.contains(#"wayfinder_http_requests_total{route="/v1/sessions",method="POST",status="201"} 1"#), "\(text.prefix(2000))")
+        #expect(text.contains(#"wayfinder_http_requests_total{route="/v1/sessions/{id}/routes",method="POST",status="200"} 1"#))
+        #expect(text.contains("wayfinder_sessions_active 1"))
+        // Ids and tokens never show up in metrics.
+        #expect(!text.contains(s.id))
+        #expect(!text.contains(s.token))
+        // The web client is served at /.
+        let index = try c.call("GET", "/")
+        #expect(index.status == 200)
+        #expect(index.contentType?.hasPrefix("text/html") == true)
+    }
+}

@@ -1,0 +1,194 @@
+import DemoApp
+import Foundation
+import Testing
+import WayfinderAPI
+import WayfinderHTTP
+import WayfinderStore
+import WayfinderTesting
+
+/// One answer, with its body parsed as JSON when it is JSON.
+struct Reply: CustomStringConvertible {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    init(_ response: CurlClient.Response) {
+        status = response.status
+        headers = response.headers
+        body = response.body
+    }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: J { J(bytes: body) }
+    /// `code` of a problem body.
+    var code: String? { json["code"].string }
+    /// The state of a state or action answer.
+    var state: J { json["state"].exists ? json["state"] : json }
+    var contentType: String? { header("Content-Type") }
+
+    var description: String { "\(status) \(headers.map { "\($0.name): \($0.value)" }.joined(separator: "; ")) \(text.prefix(600))" }
+}
+
+/// A session as created: its id, token and the creation answer.
+struct Session {
+    var id: String
+    var token: String
+    var created: Reply
+    var path: String { "/v1/sessions/\(id)" }
+    var auth: (String, String) { ("Authorization", "Bearer \(token)") }
+}
+
+/// Talks to one server through libcurl (one `CurlClient`, so not for sharing between threads).
+final class Client {
+    let base: String
+    let curl: CurlClient
+
+    init(port: Int, timeoutMilliseconds: Int = 15_000) {
+        base = "http://127.0.0.1:\(port)"
+        curl = CurlClient(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Any request; `json` is sent as `application/json` unless `headers` names another type.
+    func call(
+        _ method: String, _ path: String, token: String? = nil, json: String? = nil,
+        headers: [(String, String)] = []
+    ) throws -> Reply {
+        var all = headers
+        if let token { all.append(("Authorization", "Bearer \(token)")) }
+        if json != nil, !all.contains(where: { $0.0.lowercased() == "content-type" }) {
+            all.append(("Content-Type", "application/json"))
+        }
+        let response: CurlClient.Response
+        if let json {
+            response = try curl.request(method, base + path, headers: all, body: Array(json.utf8))
+        } else {
+            response = try curl.request(method, base + path, headers: all)
+        }
+        return Reply(response)
+    }
+
+    func createSession(_ body: String = "{}") throws -> Session {
+        let reply = try call("POST", "/v1/sessions", json: body)
+        try #require(reply.status == 201, "create: \(reply)")
+        let id = try #require(reply.json["id"].string)
+        let token = try #require(reply.json["token"].string)
+        return Session(id: id, token: token, created: reply)
+    }
+
+    /// A session that starts signed in, on the dashboard.
+    func signedInSession(platform: String = "phone") throws -> Session {
+        try createSession(jsonText(["context": ["onboarded": true, "authenticated": true, "user": "a@b.c", "platform": platform]]))
+    }
+
+    func get(_ s: Session, headers: [(String, String)] = []) throws -> Reply {
+        try call("GET", s.path, token: s.token, headers: headers)
+    }
+
+    func route(_ s: Session, _ name: String, _ params: [String: Any]? = nil, headers: [(String, String)] = []) throws -> Reply {
+        var body: [String: Any] = ["route": name]
+        if let params { body["params"] = params }
+        return try call("POST", s.path + "/routes", token: s.token, json: jsonText(body), headers: headers)
+    }
+
+    func tab(_ s: Session, _ tab: String, headers: [(String, String)] = []) throws -> Reply {
+        try call("POST", s.path + "/tab", token: s.token, json: jsonText(["tab": tab]), headers: headers)
+    }
+
+    func back(_ s: Session, screen: String? = nil, headers: [(String, String)] = []) throws -> Reply {
+        try call("POST", s.path + "/back", token: s.token, json: screen.map { jsonText(["screen": $0]) } ?? "{}", headers: headers)
+    }
+
+    func deepLink(_ s: Session, _ url: String, headers: [(String, String)] = []) throws -> Reply {
+        try call("POST", s.path + "/deeplinks", token: s.token, json: jsonText(["url": url]), headers: headers)
+    }
+
+    /// `wayfinder_sessions_active` from `/metrics`.
+    func activeSessions() throws -> Int? {
+        let metrics = try call("GET", "/metrics")
+        for line in metrics.text.split(separator: "\n") where line.hasPrefix("wayfinder_sessions_active ") {
+            return Int(line.split(separator: " ").last ?? "")
+        }
+        return nil
+    }
+}
+
+/// The API and HTTP server in this process, on an ephemeral port.
+final class InProcessServer {
+    let api: WayfinderAPI
+    let server: HTTPServer
+    let port: Int
+    private var stopped = false
+
+    enum StoreKind { case memory, sqlite }
+
+    init(
+        store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day,
+        configure: (inout APIConfiguration) -> Void = { _ in }
+    ) throws {
+        let storeConfiguration = StoreConfiguration(ttlMillis: ttlMillis)
+        let store: any SessionStore
+        switch kind {
+        case .memory:
+            store = MemoryStore(configuration: storeConfiguration)
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-\(UUID().uuidString)")
+            store = try SQLiteStore(path: dir.appendingPathComponent("s.sqlite").path, configuration: storeConfiguration)
+        }
+        var configuration = APIConfiguration()
+        configuration.sessionTTLMillis = ttlMillis
+        configuration.publicDirectory = Self.packageRoot + "/Public"
+        configuration.openAPIDocument = Array(FileManager.default.contents(atPath: Self.packageRoot + "/openapi.yaml") ?? Data())
+        configure(&configuration)
+        api = WayfinderAPI(engine: DemoApp.engine, store: store, configuration: configuration, logger: Logger(level: .error))
+        server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: api)
+        try server.start()
+        api.start()
+        port = server.boundPort
+    }
+
+    func client(timeoutMilliseconds: Int = 15_000) -> Client { Client(port: port, timeoutMilliseconds: timeoutMilliseconds) }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        api.shutdown()
+        server.shutdown()
+        server.waitUntilStopped()
+    }
+
+    deinit { stop() }
+
+    /// The package root (this file is Tests/EndToEndTests/Support/Harness.swift).
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+}
+
+/// Waits until `condition` holds, checking every `interval`, for at most `seconds`.
+func eventually(within seconds: Double, interval: Double = 0.05, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: interval)
+    }
+    return try condition()
+}
+
+/// A transition as (op, screens, tab).
+struct T: Equatable, CustomStringConvertible {
+    var op: String
+    var screens: [String]
+    var tab: String?
+    var description: String { "\(op)\(screens)\(tab.map { " tab:\($0)" } ?? "")" }
+}
+
+extension J {
+    var transitions: [T] {
+        self["transitions"].array.map { T(op: $0["op"].string ?? "?", screens: $0["screens"].array.compactMap(\.string), tab: $0["tab"].string) }
+    }
+}
