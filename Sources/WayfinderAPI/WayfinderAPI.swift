@@ -83,12 +83,31 @@ public final class WayfinderAPI: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        answer(request) { endpoint in try dispatch(endpoint, request) }
+    }
+
+    /// A body too large to read: the contract's earlier checks (path, method, credentials, the
+    /// session) still come first, then `413`.
+    public func answerWithoutBody(_ head: HTTPRequest) -> HTTPResponse? {
+        answer(head) { endpoint in
+            if endpoint == .unknownAPI { throw APIError.notFound }
+            guard endpoint.allowed.contains(head.method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
+            if let id = endpoint.sessionID {
+                _ = try authorized(id, head, allowQueryToken: endpoint == .events(id))
+            }
+            throw APIError.payloadTooLarge
+        }
+    }
+
+    /// Runs one request: maps every error to its problem answer, echoes the request id, and
+    /// records the request in the metrics and the log.
+    private func answer(_ request: HTTPRequest, _ body: (Endpoint) throws -> HTTPResponse) -> HTTPResponse {
         let started = WallClock.monotonicNanos()
         let requestID = RequestID.from(request.headers["X-Request-Id"])
         let endpoint = Endpoint(path: request.path)
         var response: HTTPResponse
         do {
-            response = try dispatch(endpoint, request)
+            response = try body(endpoint)
         } catch let error as APIError {
             response = error.response(path: request.path, requestID: requestID)
         } catch let error as NavigationError {

@@ -9,6 +9,7 @@ enum APIError: Error, Sendable {
     case methodNotAllowed(allow: [String])
     case unauthorized(String)
     case unsupportedMediaType(String)
+    case payloadTooLarge
     case badJSON(String)
     case revisionMismatch(currentRevision: Int)
     case idempotencyKeyReused
@@ -23,6 +24,7 @@ enum APIError: Error, Sendable {
         case .methodNotAllowed: 405
         case .unauthorized: 401
         case .unsupportedMediaType: 415
+        case .payloadTooLarge: 413
         case .badJSON: 400
         case .revisionMismatch: 412
         case .idempotencyKeyReused: 422
@@ -39,6 +41,7 @@ enum APIError: Error, Sendable {
         case .methodNotAllowed: "method_not_allowed"
         case .unauthorized: "unauthorized"
         case .unsupportedMediaType: "unsupported_media_type"
+        case .payloadTooLarge: "payload_too_large"
         case .badJSON: "bad_json"
         case .revisionMismatch: "revision_mismatch"
         case .idempotencyKeyReused: "idempotency_key_reused"
@@ -62,6 +65,7 @@ enum APIError: Error, Sendable {
         case .methodNotAllowed(let allow): "Use one of: \(allow.joined(separator: ", "))."
         case .unauthorized(let why): why
         case .unsupportedMediaType(let why): why
+        case .payloadTooLarge: "The request body is larger than the server accepts."
         case .badJSON(let why): "The body is not valid JSON: \(why)."
         case .revisionMismatch(let current): "The session is at revision \(current); If-Match named another."
         case .idempotencyKeyReused: "This Idempotency-Key was used for a different request."

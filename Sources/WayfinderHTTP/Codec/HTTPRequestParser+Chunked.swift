@@ -19,7 +19,10 @@ extension HTTPRequestParser {
         if size == 0 {
             state = .trailers
         } else {
-            if size > limits.maxBodyBytes - body.count { throw .payloadTooLarge }
+            if size > limits.maxBodyBytes - body.count {
+                oversizedHead = pending
+                throw .payloadTooLarge
+            }
             state = .chunkData(remaining: size)
         }
         return true

@@ -68,11 +68,14 @@ extension HTTPRequestParser {
             }
             chunked = true
         }
-        if let contentLength, contentLength > limits.maxBodyBytes { throw .payloadTooLarge }
-
-        pending = HTTPRequest(
+        let head = HTTPRequest(
             method: line.method, target: line.target, path: line.path, query: line.query,
             version: line.version, headers: headers, remoteAddress: remoteAddress)
+        if let contentLength, contentLength > limits.maxBodyBytes {
+            oversizedHead = head
+            throw .payloadTooLarge
+        }
+        pending = head
         pendingKeepAlive = line.version == .http1_1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         body = []
         let bodyExpected = chunked || (contentLength ?? 0) > 0

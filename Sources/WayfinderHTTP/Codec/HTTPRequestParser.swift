@@ -36,6 +36,9 @@ public struct HTTPRequestParser: Sendable {
     var lineScan = 0
     var requestLine: RequestLine?
     var pending: HTTPRequest?
+    /// The head of a request whose body was refused as too large (its body is empty), so the
+    /// handler can answer a check that comes before the body (see `HTTPHandler.answerWithoutBody`).
+    public internal(set) var oversizedHead: HTTPRequest?
     var pendingKeepAlive = true
     var continuePending = false
     var body: [UInt8] = []

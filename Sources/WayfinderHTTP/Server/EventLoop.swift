@@ -232,7 +232,14 @@ final class EventLoop: @unchecked Sendable {
             case .handle(let request, let keepAlive):
                 respond(c, request, keepAlive: keepAlive)
             case .sendError(let error):
-                writeError(c, error)
+                if error == .payloadTooLarge, let head = c.machine.parser.oversizedHead,
+                    var answer = context.handler.answerWithoutBody(head)
+                {
+                    if case .stream = answer.body { answer.body = .bytes([]) }
+                    writeResponse(c, answer, status: answer.status, keepAlive: false, version: head.version, isHead: head.method == "HEAD")
+                } else {
+                    writeError(c, error)
+                }
             }
         }
     }

@@ -22,8 +22,9 @@ final class BinaryServer {
         process.arguments = ["--port", String(port), "--threads", "2"] + arguments
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         if let logFile {
-            FileManager.default.createFile(atPath: logFile, contents: nil)
-            process.standardOutput = FileHandle(forWritingAtPath: logFile)
+            let created = FileManager.default.createFile(atPath: logFile, contents: nil)
+            let handle = try #require(created ? FileHandle(forWritingAtPath: logFile) : nil, "cannot create \(logFile)")
+            process.standardOutput = handle
         } else {
             process.standardOutput = FileHandle.nullDevice
         }
