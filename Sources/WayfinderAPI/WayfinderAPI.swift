@@ -1,3 +1,4 @@
+import Synchronization
 import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
@@ -15,7 +16,7 @@ public struct APIConfiguration: Sendable {
     /// How often an idle event stream gets a comment line.
     public var heartbeatSeconds: Double = 15
     /// Recently used sessions kept decoded and rendered (0 turns the cache off).
-    public var cacheCapacity = 10_000
+    public var cacheCapacity = 20_000
 
     public init() {}
 }
@@ -176,11 +177,18 @@ extension HTTPResponse {
 }
 
 /// `X-Request-Id`: a client's value (1–128 visible ASCII characters) or a fresh one.
+///
+/// Fresh ids are a random per-process prefix and a counter: unique, cheap (no system call per
+/// request), and not secret.
 enum RequestID {
+    private static let prefix = Credentials.base64URL(Credentials.randomBytes(6))
+    private static let counter = Atomic<UInt64>(0)
+
     static func from(_ header: String?) -> String {
         if let header, !header.isEmpty, header.utf8.count <= 128, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
             return header
         }
-        return Credentials.base64URL((0..<12).map { _ in UInt8.random(in: .min ... .max) })
+        let n = counter.add(1, ordering: .relaxed).newValue
+        return prefix + "-" + String(n, radix: 36)
     }
 }

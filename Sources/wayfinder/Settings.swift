@@ -18,7 +18,7 @@ struct Settings: Sendable {
     var shutdownDeadlineSeconds = 10.0
     var heartbeatSeconds = 15.0
     var logLevel = "info"
-    var cacheSize = 10_000
+    var cacheSize = 20_000
 
     struct Invalid: Error, Sendable { var message: String }
 

@@ -25,24 +25,24 @@ import WayfinderCore
 
     @Test func encodeThenDecodeGivesTheSameState() throws {
         for state in try walk() {
-            #expect(try StateCodec.decode(StateCodec.encode(state)) == state)
+            #expect(try StateCodec.decode(StateCodec.encode(state), session: state.session) == state)
         }
     }
 
     @Test func encodingIsDeterministic() throws {
         for state in try walk() {
-            #expect(StateCodec.encode(state) == StateCodec.encode(try StateCodec.decode(StateCodec.encode(state))))
+            #expect(StateCodec.encode(state) == StateCodec.encode(try StateCodec.decode(StateCodec.encode(state), session: state.session)))
         }
     }
 
     @Test func malformedBytesThrowANamedError() throws {
         let state = try Driver().state
         var bytes = StateCodec.encode(state)
-        #expect(throws: StateCodec.DecodingError.self) { try StateCodec.decode(Array("{}".utf8)) }
-        #expect(throws: StateCodec.DecodingError.self) { try StateCodec.decode(Array("not json".utf8)) }
+        #expect(throws: StateCodec.DecodingError.self) { try StateCodec.decode(Array("{}".utf8), session: "x") }
+        #expect(throws: StateCodec.DecodingError.self) { try StateCodec.decode(Array("not json".utf8), session: "x") }
         bytes.removeLast(5)
-        #expect(throws: StateCodec.DecodingError.self) { try StateCodec.decode(bytes) }
+        #expect(throws: StateCodec.DecodingError.self) { try StateCodec.decode(bytes, session: "x") }
         let wrongVersion = StateCodec.encode(state).replacing(Array(#""v":1"#.utf8), with: Array(#""v":2"#.utf8))
-        #expect(throws: StateCodec.DecodingError(path: "$.v")) { try StateCodec.decode(wrongVersion) }
+        #expect(throws: StateCodec.DecodingError(path: "$.v")) { try StateCodec.decode(wrongVersion, session: "x") }
     }
 }

@@ -160,7 +160,7 @@ extension WayfinderAPI {
     /// The decoded state of a stored session, from the cache when the revision matches.
     func decodedState(_ session: StoredSession) throws -> SessionState {
         if let state = cache.get(session.id, revision: session.revision)?.state { return state }
-        let state = try SessionCodec.decode(session.state)
+        let state = try SessionCodec.decode(session.state, session: session.id)
         cache.put(session.id, revision: session.revision, state: state)
         return state
     }

@@ -50,9 +50,15 @@ enum Credentials {
         }
     }
 
-    private static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()  // getrandom(2): cryptographically secure
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    /// `count` bytes from the system's CSPRNG (`getrandom(2)`), eight per call rather than one.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 8)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)

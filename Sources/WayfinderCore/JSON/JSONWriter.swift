@@ -78,7 +78,24 @@ public struct JSONWriter: Sendable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
     private mutating func writeString(_ s: String) {
+        // Fast path: most strings (keys, names, ids) need no escaping and are copied at once.
+        var s = s
+        let copied = s.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: Self.needsEscape) else { return false }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { writeEscaped(s) }
+    }
+
+    private mutating func writeEscaped(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {

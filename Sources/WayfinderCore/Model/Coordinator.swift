@@ -35,12 +35,16 @@ public struct Coordinator: Sendable, Hashable, Codable {
 
     /// The ids from the root down to `id` (empty if absent).
     public func path(to id: String) -> [String] {
-        if self.id == id { return [id] }
-        for child in children {
-            let sub = child.path(to: id)
-            if !sub.isEmpty { return [self.id] + sub }
-        }
-        return []
+        var path: [String] = []
+        return collectPath(to: id, &path) ? path : []
+    }
+
+    private func collectPath(to id: String, _ path: inout [String]) -> Bool {
+        path.append(self.id)
+        if self.id == id { return true }
+        for child in children where child.collectPath(to: id, &path) { return true }
+        path.removeLast()
+        return false
     }
 
     /// Applies `change` to the node with this id; returns whether it was found.

@@ -2,7 +2,9 @@
 ///
 /// `SessionState` is also `Codable`; this codec exists because every change of every session
 /// is decoded and encoded once, and Foundation's coders cost several times more on that path.
-/// The layout is versioned (`"v": 1`) and covered by round-trip tests.
+/// The layout is versioned (`"v": 1`), leaves out what is empty or implied (the session id is
+/// the store's key; a screen's coordinator defaults to its stack's), and is covered by
+/// round-trip tests.
 public enum StateCodec {
     public struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
         public var path: String
@@ -14,10 +16,9 @@ public enum StateCodec {
         var w = JSONWriter(capacity: 2048)
         w.beginObject()
         w.key("v"); w.int(1)
-        w.key("session"); w.string(state.session)
         w.key("revision"); w.int(state.revision)
         w.key("context"); w.value(.object(state.context))
-        w.key("model"); w.value(.object(state.model))
+        if !state.model.isEmpty { w.key("model"); w.value(.object(state.model)) }
         w.key("coordinators"); write(state.coordinators, &w)
         w.key("root")
         switch state.navigation.root {
@@ -37,28 +38,31 @@ public enum StateCodec {
             w.endArray()
             w.endObject()
         }
-        w.key("modals"); w.beginArray()
-        for modal in state.navigation.modals {
-            w.beginObject(); w.key("style"); w.string(modal.style.rawValue); w.key("stack"); write(modal.stack, &w); w.endObject()
+        if !state.navigation.modals.isEmpty {
+            w.key("modals"); w.beginArray()
+            for modal in state.navigation.modals {
+                w.beginObject(); w.key("style"); w.string(modal.style.rawValue); w.key("stack"); write(modal.stack, &w); w.endObject()
+            }
+            w.endArray()
         }
-        w.endArray()
-        w.key("pendingDeepLink"); w.optionalString(state.pendingDeepLink)
+        if let link = state.pendingDeepLink { w.key("pendingDeepLink"); w.string(link) }
         w.key("nextCoordinator"); w.int(state.nextCoordinator)
         w.key("nextScreen"); w.int(state.nextScreen)
         w.endObject()
         return w.bytes
     }
 
-    public static func decode(_ bytes: [UInt8]) throws -> SessionState {
+    /// Reads a stored state; `session` is its id (the store's key, not repeated in the bytes).
+    public static func decode(_ bytes: [UInt8], session: String) throws -> SessionState {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw DecodingError(path: "$ (\(error))") }
         let reader = Reader(json, "$")
         guard try reader.int("v") == 1 else { throw DecodingError(path: "$.v") }
         var state = SessionState(
-            session: try reader.string("session"), context: try reader.object("context"),
+            session: session, context: try reader.object("context"),
             root: try coordinator(reader.child("coordinators")))
         state.revision = try reader.int("revision")
-        state.model = try reader.object("model")
+        state.model = reader.has("model") ? try reader.object("model") : [:]
         let root = try reader.child("root")
         let navigationRoot: RootNode
         if root.has("stack") {
@@ -69,7 +73,7 @@ public enum StateCodec {
             }
             navigationRoot = .tabs(Tabs(coordinator: try root.string("coordinator"), selected: try root.string("selected"), tabs: tabs))
         }
-        let modals = try reader.children("modals").map { modal in
+        let modals = try (reader.has("modals") ? reader.children("modals") : []).map { modal in
             guard let style = ModalStyle(rawValue: try modal.string("style")) else { throw DecodingError(path: modal.path + ".style") }
             return Modal(style: style, stack: try stack(modal.child("stack")))
         }
@@ -93,8 +97,10 @@ public enum StateCodec {
         case .tab(let id): w.string("tab:" + id)
         case .present(let style): w.string("present:" + style.rawValue)
         }
-        w.key("data"); w.value(node.data)
-        w.key("children"); w.beginArray(); for child in node.children { write(child, &w) }; w.endArray()
+        if !node.data.isNull { w.key("data"); w.value(node.data) }
+        if !node.children.isEmpty {
+            w.key("children"); w.beginArray(); for child in node.children { write(child, &w) }; w.endArray()
+        }
         w.endObject()
     }
 
@@ -106,7 +112,7 @@ public enum StateCodec {
             w.beginObject()
             w.key("id"); w.string(screen.id)
             w.key("name"); w.string(screen.name)
-            w.key("coordinator"); w.string(screen.coordinator)
+            if screen.coordinator != stack.coordinator { w.key("coordinator"); w.string(screen.coordinator) }
             if !screen.params.isEmpty { w.key("params"); w.value(.object(screen.params)) }
             if !screen.form.isEmpty { w.key("form"); w.value(.object(screen.form)) }
             if let notice = screen.notice {
@@ -139,12 +145,13 @@ public enum StateCodec {
         }
         return Coordinator(
             id: try r.string("id"), flow: try r.string("flow"), placement: placement,
-            children: try r.children("children").map(coordinator), data: r.value["data"] ?? .null)
+            children: try (r.has("children") ? r.children("children") : []).map(coordinator), data: r.value["data"] ?? .null)
     }
 
     private static func stack(_ r: Reader) throws -> Stack {
-        Stack(
-            coordinator: try r.string("coordinator"),
+        let owner = try r.string("coordinator")
+        return Stack(
+            coordinator: owner,
             screens: try r.children("screens").map { s in
                 var notice: Notice? = nil
                 if s.has("notice") {
@@ -153,7 +160,8 @@ public enum StateCodec {
                     notice = Notice(style, try n.string("text"))
                 }
                 return ScreenInstance(
-                    id: try s.string("id"), name: try s.string("name"), coordinator: try s.string("coordinator"),
+                    id: try s.string("id"), name: try s.string("name"),
+                    coordinator: s.has("coordinator") ? try s.string("coordinator") : owner,
                     params: s.value["params"]?.objectValue ?? [:], form: s.value["form"]?.objectValue ?? [:], notice: notice)
             })
     }

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Prints the one results table from the raw records of Benchmarks/run.
+
+Input lines: `pass line conns req_per_s p50_us p99_us non2xx socket_errors`. req/s, p50 and p99 are
+the median over passes (req/s also min-max); non-2xx and socket errors are summed over passes;
+the ratio is the median over passes of req/s / nginx req/s at the same connection count in the
+same pass. Goals of issue 8 are checked where one applies."""
+import statistics, sys
+from collections import defaultdict
+
+ORDER = ["nginx static GET", "GET state (memory)", "GET state (sqlite)", "trigger (memory)",
+         "trigger (sqlite)", "create (memory)", "create (sqlite)"]
+GOALS = {"GET state (memory)": 1.0, "trigger (memory)": 0.6, "trigger (sqlite)": 0.35,
+         "create (memory)": 0.35, "create (sqlite)": 0.35}
+P99_GOAL = {"GET state (memory)", "trigger (memory)"}
+
+def ms(us):
+    return f"{us / 1000:.2f} ms"
+
+def main():
+    rows = defaultdict(list)  # (line, conns) -> [(pass, rps, p50, p99, non2xx, errs)]
+    for raw in open(sys.argv[1]):
+        f = raw.rstrip("\n").split("\t")
+        if len(f) != 8:
+            continue
+        p, line, conns = f[0], f[1], int(f[2])
+        rows[(line, conns)].append((p, float(f[3]), float(f[4]), float(f[5]), int(f[6]), int(f[7])))
+    nginx = {(conns, r[0]): r for (line, conns), rs in rows.items() if line == ORDER[0] for r in rs}
+    header = ["line", "conns", "req/s median", "min-max", "p50", "p99", "non-2xx", "sock err",
+              "x nginx", "goal"]
+    out = []
+    keys = sorted(rows, key=lambda k: (ORDER.index(k[0]) if k[0] in ORDER else 99, k[1]))
+    for line, conns in keys:
+        rs = rows[(line, conns)]
+        rps = [r[1] for r in rs]
+        ratios = [r[1] / nginx[(conns, r[0])][1] for r in rs if (conns, r[0]) in nginx]
+        ratio = statistics.median(ratios) if ratios else None
+        p99 = statistics.median(r[3] for r in rs)
+        goal = ""
+        if conns == 64 and line in GOALS and ratio is not None:
+            goal = f">={GOALS[line]:.2f}x " + ("met" if ratio >= GOALS[line] else "MISSED")
+            if line in P99_GOAL:
+                n99 = statistics.median(nginx[(conns, r[0])][3] for r in rs if (conns, r[0]) in nginx)
+                goal += "; p99<=nginx " + ("met" if p99 <= n99 else "MISSED")
+        out.append([line, str(conns), f"{statistics.median(rps):,.0f}", f"{min(rps):,.0f}-{max(rps):,.0f}",
+                    ms(statistics.median(r[2] for r in rs)), ms(p99), str(sum(r[4] for r in rs)),
+                    str(sum(r[5] for r in rs)), "-" if ratio is None else f"{ratio:.2f}", goal])
+    widths = [max(len(header[i]), *(len(r[i]) for r in out)) for i in range(len(header))]
+    def fmt(cells):
+        return "| " + " | ".join(c.ljust(w) if i in (0, 9) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+    print(fmt(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in out:
+        print(fmt(r))
+
+if __name__ == "__main__":
+    main()
