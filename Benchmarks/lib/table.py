@@ -9,7 +9,7 @@ import statistics, sys
 from collections import defaultdict
 
 ORDER = ["nginx static GET", "GET state (memory)", "GET state (sqlite)", "trigger (memory)",
-         "trigger (sqlite)", "create (memory)", "create (sqlite)"]
+         "trigger (sqlite)", "create (memory)", "create (sqlite)", "trigger (redis, 1 inst)", "trigger (redis, 2 inst)"]
 GOALS = {"GET state (memory)": 1.0, "trigger (memory)": 0.6, "trigger (sqlite)": 0.35,
          "create (memory)": 0.35, "create (sqlite)": 0.35}
 P99_GOAL = {"GET state (memory)", "trigger (memory)"}
