@@ -4,7 +4,9 @@
 /// canonical form of request bodies (sorted keys), which idempotency compares.
 public struct JSONWriter: Sendable {
     public var bytes: [UInt8]
-    private var needsComma: [Bool] = []
+    /// Whether the next value or key needs a comma before it. One flag is enough: a value just
+    /// ended (scalar or closed container) means a comma; an opened container or a key means none.
+    private var needsComma = false
 
     public init(capacity: Int = 1024) {
         bytes = []
@@ -13,23 +15,31 @@ public struct JSONWriter: Sendable {
 
     // MARK: Structure
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":`; the next value written belongs to it.
     public mutating func key(_ name: String) {
         separate()
         writeString(name)
         bytes.append(UInt8(ascii: ":"))
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        needsComma = false
     }
 
     // MARK: Scalars
 
     public mutating func string(_ value: String) { separate(); writeString(value) }
-    public mutating func int(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
+    public mutating func int(_ value: Int) {
+        separate()
+        guard value >= 0, value < 10_000 else { bytes.append(contentsOf: String(value).utf8); return }
+        // Small non-negative integers (revisions, counters) without a String.
+        if value >= 1000 { bytes.append(UInt8(ascii: "0") + UInt8(value / 1000)) }
+        if value >= 100 { bytes.append(UInt8(ascii: "0") + UInt8(value / 100 % 10)) }
+        if value >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10 % 10)) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
     public mutating func double(_ value: Double) {
@@ -42,6 +52,9 @@ public struct JSONWriter: Sendable {
             bytes.append(contentsOf: "null".utf8)  // JSON has no NaN or infinity
         }
     }
+    /// Appends an already-serialized JSON value (written by another `JSONWriter`).
+    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+
     public mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }
@@ -70,29 +83,24 @@ public struct JSONWriter: Sendable {
 
     // MARK: Internals
 
+    /// Writes the comma a value or key needs; what follows is a value unless it says otherwise.
     private mutating func separate() {
-        guard !needsComma.isEmpty else { return }
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
     private mutating func writeString(_ s: String) {
         // Fast path: most strings (keys, names, ids) need no escaping and are copied at once.
-        var s = s
-        let copied = s.withUTF8 { utf8 -> Bool in
-            guard !utf8.contains(where: Self.needsEscape) else { return false }
+        let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
-        if !copied { writeEscaped(s) }
+        if copied != true { writeEscaped(s) }
     }
 
     private mutating func writeEscaped(_ s: String) {

@@ -1,13 +1,20 @@
 /// The wire form of rendered states, written straight to bytes (no Foundation on the hot path).
 extension RenderedState {
     public func write(to w: inout JSONWriter) {
+        // Visible screens appear twice (in `navigation` and in `stack`): serialize each once.
+        var written: [String: [UInt8]] = [:]
+        for screen in stack {
+            var sw = JSONWriter(capacity: 512)
+            screen.write(to: &sw)
+            written[screen.id] = sw.bytes
+        }
         w.beginObject()
         w.key("session"); w.string(session)
         w.key("revision"); w.int(revision)
         w.key("context"); w.value(.object(context))
         w.key("coordinators"); coordinators.writeTree(to: &w)
-        w.key("navigation"); navigation.write(to: &w)
-        w.key("stack"); w.beginArray(); for screen in stack { screen.write(to: &w) }; w.endArray()
+        w.key("navigation"); navigation.write(to: &w, written)
+        w.key("stack"); w.beginArray(); for screen in stack { w.raw(written[screen.id]!) }; w.endArray()
         w.key("pendingDeepLink"); w.optionalString(pendingDeepLink)
         w.endObject()
     }
@@ -31,14 +38,18 @@ extension Coordinator {
 }
 
 extension RenderedNode {
-    func write(to w: inout JSONWriter) {
+    func write(to w: inout JSONWriter, _ written: [String: [UInt8]]) {
         w.beginObject()
         switch self {
         case .stack(let coordinator, let screens, let modal):
             w.key("kind"); w.string("stack")
             w.key("coordinator"); w.string(coordinator)
-            w.key("screens"); w.beginArray(); for screen in screens { screen.write(to: &w) }; w.endArray()
-            w.key("modal"); if let modal { modal.write(to: &w) } else { w.null() }
+            w.key("screens"); w.beginArray()
+            for screen in screens {
+                if let bytes = written[screen.id] { w.raw(bytes) } else { screen.write(to: &w) }
+            }
+            w.endArray()
+            w.key("modal"); if let modal { modal.write(to: &w, written) } else { w.null() }
         case .tabs(let coordinator, let selected, let tabs, let modal):
             w.key("kind"); w.string("tabs")
             w.key("coordinator"); w.string(coordinator)
@@ -49,11 +60,11 @@ extension RenderedNode {
                 w.key("id"); w.string(tab.id)
                 w.key("title"); w.string(tab.title)
                 w.key("icon"); w.string(tab.icon)
-                w.key("root"); tab.root.write(to: &w)
+                w.key("root"); tab.root.write(to: &w, written)
                 w.endObject()
             }
             w.endArray()
-            w.key("modal"); if let modal { modal.write(to: &w) } else { w.null() }
+            w.key("modal"); if let modal { modal.write(to: &w, written) } else { w.null() }
         }
         w.endObject()
     }

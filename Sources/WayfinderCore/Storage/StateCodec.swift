@@ -49,7 +49,8 @@ public enum StateCodec {
         w.key("nextCoordinator"); w.int(state.nextCoordinator)
         w.key("nextScreen"); w.int(state.nextScreen)
         w.endObject()
-        return w.bytes
+        // Stored states live long (a million of them in memory): keep no spare capacity.
+        return Array(w.bytes[...])
     }
 
     /// Reads a stored state; `session` is its id (the store's key, not repeated in the bytes).
