@@ -49,8 +49,12 @@ public enum StateCodec {
         w.key("nextCoordinator"); w.int(state.nextCoordinator)
         w.key("nextScreen"); w.int(state.nextScreen)
         w.endObject()
-        // Stored states live long (a million of them in memory): keep no spare capacity.
-        return Array(w.bytes[...])
+        // Stored states live long (a million of them in memory): copy into storage of exactly their
+        // size, leaving the writer's spare capacity behind (`Array(slice)` would share it).
+        let bytes = w.bytes
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: bytes)
+        }
     }
 
     /// Reads a stored state; `session` is its id (the store's key, not repeated in the bytes).
