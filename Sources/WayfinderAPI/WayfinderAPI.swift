@@ -149,7 +149,7 @@ public final class WayfinderAPI: HTTPHandler {
         case .events(let id): return try openEvents(id, request)
         case .flows: return try flows(request)
         case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
-        case .readyz: return readiness()
+        case .readyz: return try readiness()
         case .metrics: return metricsResponse()
         case .openAPI:
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: configuration.openAPIDocument)

@@ -12,22 +12,15 @@ extension WayfinderAPI {
         }
     }
 
-    func readiness() -> HTTPResponse {
+    /// `200` while the store answers; otherwise `503 service_unavailable` with `Retry-After`.
+    func readiness() throws -> HTTPResponse {
         do {
             try metrics.timed("ping") { try store.ping() }
-            return json(200, Array(#"{"status":"ok"}"#.utf8))
         } catch {
             logger.log(.warn, "not_ready", [("error", .string("\(error)"))])
-            var w = JSONWriter()
-            w.beginObject()
-            w.key("type"); w.string("about:blank")
-            w.key("title"); w.string("Service Unavailable")
-            w.key("status"); w.int(503)
-            w.key("code"); w.string("service_unavailable")
-            w.key("detail"); w.string("The session store cannot be reached.")
-            w.endObject()
-            return HTTPResponse(status: 503, headers: ["Content-Type": "application/problem+json", "Retry-After": "1"], body: w.bytes)
+            throw APIError.unavailable("\(error)")
         }
+        return json(200, Array(#"{"status":"ok"}"#.utf8))
     }
 
     func metricsResponse() -> HTTPResponse {
