@@ -24,6 +24,8 @@ public protocol SessionStore: Sendable {
     /// (`session.revision != expectedRevision`), `.saved(revision:)` is published to the
     /// subscribers of the id; a save that keeps the revision (e.g. only to store an idempotency
     /// record for a no-op answer) publishes nothing.
+    /// `lastUsed` never moves backwards: the stored value becomes the later of the two (so a save
+    /// carrying the `lastUsed` it loaded does not undo a `touch` in between).
     /// - Throws: `.conflict(currentRevision:)` on a stale revision, `.notFound` if absent.
     func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws
 

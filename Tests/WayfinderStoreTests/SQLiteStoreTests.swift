@@ -104,4 +104,25 @@ struct SQLiteStoreTests {
             try store.create(Fixture.session(lastUsed: Fixture.t0), maxSessions: rows)
         }
     }
+
+    @Test func checkpointsRunOnTheBackgroundThread() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/wal.sqlite"
+        let store = try SQLiteStore(path: path)
+        var session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        // Each save writes at least one page: 3,000 saves cross the 1,000-page mark several times.
+        for _ in 0..<3_000 {
+            let next = Fixture.next(session, state: String(repeating: "x", count: 900))
+            try store.save(next, expectedRevision: session.revision, idempotency: nil)
+            session = next
+        }
+        var waited = 0
+        while store.backgroundCheckpoints == 0 && waited < 200 {
+            usleep(50_000)
+            waited += 1
+        }
+        #expect(store.backgroundCheckpoints > 0)
+        #expect(try store.load(id: session.id, now: Fixture.t0) == session)
+    }
 }

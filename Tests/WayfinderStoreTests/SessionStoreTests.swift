@@ -105,6 +105,29 @@ struct SessionStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func aSaveNeverMovesLastUsedBackwards(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        try store.touch(id: session.id, now: Fixture.t0 + 900)
+        // A save carrying the lastUsed it loaded before the touch keeps the touch.
+        var second = Fixture.next(session)
+        second.lastUsed = Fixture.t0
+        try store.save(second, expectedRevision: 1, idempotency: nil)
+        let loaded = try #require(try store.load(id: session.id, now: Fixture.t0 + 1_500))
+        #expect(loaded.revision == 2)
+        #expect(loaded.state == second.state)
+        #expect(loaded.lastUsed == Fixture.t0 + 900)
+        // A later lastUsed is taken.
+        var third = Fixture.next(loaded)
+        third.lastUsed = Fixture.t0 + 1_200
+        try store.save(third, expectedRevision: 2, idempotency: nil)
+        #expect(try store.load(id: session.id, now: Fixture.t0 + 2_100)?.lastUsed == Fixture.t0 + 1_200)
+        #expect(try store.expire(now: Fixture.t0 + 2_200) == 0)
+        #expect(try store.expire(now: Fixture.t0 + 2_201) == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func expireDeletesIdleSessionsAndPublishesTheirDeletion(kind: StoreKind) throws {
         let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
         let idle = Fixture.session(lastUsed: Fixture.t0)

@@ -95,12 +95,15 @@ extension WayfinderAPI {
             guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
             var next = session
             next.revision = outcome.state.revision
-            next.lastUsed = WallClock.nowMillis()
+            let now = WallClock.nowMillis()
+            // Like reads, writes move `lastUsed` at most every touch interval: a store can then
+            // leave its expiry index alone on most saves.
+            if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
             if outcome.changed { next.state = try SessionCodec.encode(outcome.state) }
             let record = key.map { key in
                 IdempotencyRecord(
                     sessionID: id, key: key, fingerprint: fingerprint ?? [], status: 200,
-                    headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: next.lastUsed)
+                    headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
             }
             do {
                 try metrics.timed("save") { try store.save(next, expectedRevision: session.revision, idempotency: record) }
@@ -148,7 +151,7 @@ extension WayfinderAPI {
         guard let session = try metrics.timed("load", { try store.load(id: id, now: now) }),
             Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token))
         else { throw APIError.notFound }
-        if now - session.lastUsed > max(1000, configuration.sessionTTLMillis / 100) {
+        if now - session.lastUsed > touchIntervalMillis {
             do { try store.touch(id: id, now: now) } catch {
                 // The read still succeeds; a failed refresh only shortens the idle window.
                 logger.log(.warn, "touch_failed", [("session", .string(id)), ("error", .string("\(error)"))])
@@ -157,9 +160,12 @@ extension WayfinderAPI {
         return session
     }
 
+    /// How stale `lastUsed` may get before a read or a write refreshes it: ttl/100, at least 1 s.
+    var touchIntervalMillis: Int64 { max(1000, configuration.sessionTTLMillis / 100) }
+
     /// The decoded state of a stored session, from the cache when the revision matches.
     func decodedState(_ session: StoredSession) throws -> SessionState {
-        if let state = cache.get(session.id, revision: session.revision)?.state { return state }
+        if let state = cache.state(session.id, revision: session.revision) { return state }
         let state = try SessionCodec.decode(session.state, session: session.id)
         cache.put(session.id, revision: session.revision, state: state)
         return state
@@ -167,7 +173,7 @@ extension WayfinderAPI {
 
     /// The rendered state of a stored session, from the cache when the revision matches.
     func renderedBody(_ session: StoredSession) throws -> [UInt8] {
-        if let body = cache.get(session.id, revision: session.revision)?.body { return body }
+        if let body = cache.body(session.id, revision: session.revision) { return body }
         return render(try decodedState(session))
     }
 

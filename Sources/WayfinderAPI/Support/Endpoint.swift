@@ -24,22 +24,29 @@ enum Endpoint: Sendable, Equatable {
         case "/openapi.yaml": self = .openAPI
         default:
             guard path.hasPrefix("/v1/") || path == "/v1" else { self = .file; return }
-            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-            // ["", "v1", "sessions", id, action?]
-            guard parts.count == 4 || parts.count == 5, parts[1] == "v1", parts[2] == "sessions", !parts[3].isEmpty else {
-                self = .unknownAPI
-                return
-            }
-            let id = String(parts[3])
-            guard parts.count == 5 else { self = .session(id); return }
-            switch parts[4] {
-            case "routes": self = .routes(id)
-            case "back": self = .back(id)
-            case "tab": self = .tab(id)
-            case "deeplinks": self = .deepLinks(id)
-            case "events": self = .events(id)
-            default: self = .unknownAPI
-            }
+            self = Self.sessionPath(path.utf8) ?? .unknownAPI
+        }
+    }
+
+    /// `/v1/sessions/{id}` and `/v1/sessions/{id}/{action}`, matched on bytes (this runs on
+    /// every request; `split` would build an array of substrings first).
+    private static func sessionPath(_ path: String.UTF8View) -> Endpoint? {
+        let prefix = "/v1/sessions/".utf8
+        guard path.starts(with: prefix) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        let slash = rest.firstIndex(of: UInt8(ascii: "/"))
+        let idBytes = rest[..<(slash ?? rest.endIndex)]
+        guard !idBytes.isEmpty, let id = String(idBytes) else { return nil }
+        guard let slash else { return .session(id) }
+        let action = rest[rest.index(after: slash)...]
+        guard !action.contains(UInt8(ascii: "/")) else { return nil }
+        switch String(decoding: action, as: UTF8.self) {
+        case "routes": return .routes(id)
+        case "back": return .back(id)
+        case "tab": return .tab(id)
+        case "deeplinks": return .deepLinks(id)
+        case "events": return .events(id)
+        default: return nil
         }
     }
 

@@ -26,11 +26,22 @@ final class SessionCache: Sendable {
         shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
     }
 
-    func get(_ id: String, revision: Int) -> Entry? {
+    /// The decoded state of `revision`, if cached.
+    func state(_ id: String, revision: Int) -> SessionState? {
+        lookup(id, revision: revision) { $0.state }
+    }
+
+    /// The rendered body of `revision`, if cached.
+    func body(_ id: String, revision: Int) -> [UInt8]? {
+        lookup(id, revision: revision) { $0.body }
+    }
+
+    /// Reads one field of an entry under the lock (copying only what is asked for).
+    private func lookup<T: Sendable>(_ id: String, revision: Int, _ field: (borrowing Entry) -> T?) -> T? {
         guard perShard > 0 else { return nil }
         return shard(id).withLock { table in
-            guard let entry = table[id], entry.revision == revision else { return nil }
-            return entry
+            guard let index = table.index(forKey: id), table.values[index].revision == revision else { return nil }
+            return field(table.values[index])
         }
     }
 

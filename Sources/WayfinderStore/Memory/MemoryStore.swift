@@ -54,7 +54,9 @@ public final class MemoryStore: SessionStore {
         let outcome = shard(for: session.id).entries.withLock { table -> SaveOutcome in
             guard let current = table[session.id]?.session.revision else { return .notFound }
             guard current == expectedRevision else { return .conflict(current) }
+            let lastUsed = max(table[session.id]!.session.lastUsed, session.lastUsed)
             table[session.id]!.session = session
+            table[session.id]!.session.lastUsed = lastUsed
             if let idempotency {
                 table[session.id]!.idempotency[idempotency.key] = idempotency
             }

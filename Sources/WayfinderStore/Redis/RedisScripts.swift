@@ -71,9 +71,12 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 local current = redis.call('HGET', skey, 'rev')
                 if not current then return {'notfound'} end
                 if current ~= ARGV[2] then return {'conflict', current} end
-                redis.call('HSET', skey, 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6])
+                local used = ARGV[6]
+                local previous = redis.call('HGET', skey, 'used')
+                if previous and tonumber(previous) > tonumber(used) then used = previous end
+                redis.call('HSET', skey, 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', used)
                 redis.call('PEXPIRE', skey, ARGV[7])
-                redis.call('ZADD', 'wf:live', ARGV[6], id)
+                redis.call('ZADD', 'wf:live', used, id)
                 local index = 'wf:ik:' .. id
                 if ARGV[10] then
                   redis.call('SET', 'wf:i:' .. id .. ':' .. ARGV[10], ARGV[11], 'PX', ARGV[13])

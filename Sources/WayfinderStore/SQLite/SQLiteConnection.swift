@@ -29,6 +29,11 @@ final class SQLiteConnection {
         _ = sqlite3_close_v2(handle)
     }
 
+    /// Removes a commit hook set with `sqlite3_wal_hook` (before its context goes away).
+    func removeWALHook() {
+        sqlite3_wal_hook(handle, nil, nil)
+    }
+
     /// Throws `.unavailable` with SQLite's message unless `rc` is `SQLITE_OK`.
     func check(_ rc: Int32, _ context: @autoclosure () -> String) throws {
         guard rc != SQLITE_OK else { return }

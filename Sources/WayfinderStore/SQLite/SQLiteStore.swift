@@ -41,6 +41,7 @@ public final class SQLiteStore: SessionStore {
     private let nextReader = Atomic<UInt>(0)
     private let storedCount: Atomic<Int>
     private let reclaimGate: ReclaimGate
+    private let checkpointer: SQLiteCheckpointer
 
     /// Opens (creating the directory, the file and the schema if needed) the database at `path`.
     ///
@@ -69,6 +70,9 @@ public final class SQLiteStore: SessionStore {
         try connection.execute(durability == .processCrash ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
         try SQLiteSchema.migrate(connection)
         let writer = try SQLiteWriter(connection: connection)
+        let checkpointer = SQLiteCheckpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
+        checkpointer.attach(to: connection)
+        self.checkpointer = checkpointer
         self.storedCount = Atomic(try writer.storedCount())
         self.writer = Mutex(writer)
 
@@ -81,6 +85,14 @@ public final class SQLiteStore: SessionStore {
         }
         self.readers = readers
     }
+
+    deinit {
+        checkpointer.stop()
+        writer.withLock { writer in writer.connection.removeWALHook() }
+    }
+
+    /// Background WAL checkpoints run so far (see `SQLiteCheckpointer`).
+    var backgroundCheckpoints: Int { checkpointer.passes.load(ordering: .relaxed) }
 
     public func create(_ session: StoredSession, maxSessions: Int) throws {
         let (outcome, expired) = try writer.withLock { writer -> (CreateOutcome, [String]) in

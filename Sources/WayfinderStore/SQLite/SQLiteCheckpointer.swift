@@ -1,0 +1,99 @@
+import CSQLite
+import Foundation
+import Synchronization
+
+/// Moves WAL checkpoints off the request path.
+///
+/// SQLite's automatic checkpoint runs inside the commit that crosses 1,000 WAL pages, so every
+/// thousandth write or so paid for copying the WAL into the database and for its `fsync`s while a
+/// client waited (and held the writer lock meanwhile). Here the writer's commit hook only counts
+/// pages and wakes this thread, which checkpoints (`PASSIVE`: it never blocks the writer or the
+/// readers) on a connection of its own.
+///
+/// A backstop keeps the WAL bounded if this thread cannot keep up: past `inlineLimitPages` the
+/// commit itself checkpoints, as SQLite would have.
+final class SQLiteCheckpointer: Sendable {
+    /// Pages in the WAL after which the thread is woken (SQLite's own threshold; 4,000 measured
+    /// no different on the trigger benchmark).
+    static let wakePages: Int32 = 1_000
+    /// Pages after which the writer checkpoints inline (about 64 MiB with 4 KiB pages).
+    static let inlineLimitPages: Int32 = 16_384
+
+    private let path: String
+    private let busyTimeoutMillis: Int32
+    private let condition = NSCondition()
+    private let pending = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Checkpoints run by the thread (for tests and diagnostics).
+    let passes = Atomic<Int>(0)
+
+    init(path: String, busyTimeoutMillis: Int32) {
+        self.path = path
+        self.busyTimeoutMillis = busyTimeoutMillis
+    }
+
+    /// Installs the commit hook on the writer connection and starts the thread.
+    func attach(to writer: SQLiteConnection) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // The hook replaces SQLite's autocheckpoint (which is itself a WAL hook).
+        sqlite3_wal_hook(writer.handle, { context, db, _, pages in
+            guard let context else { return SQLITE_OK }
+            let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
+            if pages >= SQLiteCheckpointer.inlineLimitPages {
+                // Behind by far: checkpoint here, like the autocheckpoint would (errors are
+                // retried by the next commit or the thread).
+                _ = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            } else if pages >= SQLiteCheckpointer.wakePages {
+                checkpointer.wake()
+            }
+            return SQLITE_OK
+        }, context)
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "wayfinder-sqlite-checkpoint"
+        thread.start()
+    }
+
+    private func wake() {
+        guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        condition.lock()
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Stops the thread and waits for it (a checkpoint in progress ends first).
+    func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+        finished.wait()
+    }
+
+    private func run() {
+        // Opened here so that a failure only costs background checkpoints (the inline backstop
+        // still bounds the WAL).
+        let connection = try? SQLiteConnection(path: path)
+        try? connection?.setBusyTimeout(milliseconds: busyTimeoutMillis)
+        // A connection learns that the file is in WAL mode when it first reads it; until then a
+        // checkpoint is a no-op.
+        _ = try? connection?.queryText("PRAGMA journal_mode")
+        while true {
+            condition.lock()
+            while !pending.load(ordering: .acquiring) && !stopping.load(ordering: .acquiring) {
+                // Also wakes every second, so a quiet server's WAL is folded in after a burst.
+                if !condition.wait(until: Date(timeIntervalSinceNow: 1)) { break }
+            }
+            condition.unlock()
+            if stopping.load(ordering: .acquiring) { return }
+            pending.store(false, ordering: .releasing)
+            guard let connection else { continue }
+            var logPages: Int32 = 0, checkpointed: Int32 = 0
+            let rc = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &checkpointed)
+            if rc == SQLITE_OK && logPages > 0 { passes.add(1, ordering: .relaxed) }
+        }
+    }
+}
