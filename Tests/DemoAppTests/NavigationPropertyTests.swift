@@ -17,10 +17,13 @@ import WayfinderCore
     @Test func randomSessionsKeepEveryInvariant() {
         var rng = SplitMix64(seed: Self.seed)
         var stats = (steps: 0, refused: 0, noOps: 0)
+        // One memo for every sequence (all sessions are "p"), so stale memos are exercised too.
+        var memo = Memo()
         for sequence in 0..<Self.sequences {
             var log: [String] = []
             let thorough = sequence % 100 == 0
-            if let failure = Self.run(&rng, thorough: thorough, log: &log, stats: &stats) {
+            memo.everyStep = sequence % 10 == 0
+            if let failure = Self.run(&rng, thorough: thorough, log: &log, stats: &stats, memo: &memo) {
                 Issue.record("""
                     seed \(String(Self.seed, radix: 16)), sequence \(sequence): \(failure)
                     actions:
@@ -34,11 +37,33 @@ import WayfinderCore
         #expect(stats.refused > stats.steps / 10)
         #expect(stats.refused < stats.steps * 2 / 3)
         #expect(stats.noOps > 0)
+        // The memo must actually be used, and checked often.
+        #expect(memo.reused > 1_000)
+        #expect(memo.checks > 5_000)
+    }
+
+    /// `renderJSON` with a memo carried from step to step must equal a fresh rendering.
+    struct Memo {
+        var memo = RenderMemo()
+        var everyStep = false
+        var reused = 0
+        var checks = 0
+
+        mutating func violation(_ state: SessionState, _ engine: Engine) -> String? {
+            checks += 1
+            let bytes = engine.renderJSON(state, memo: &memo)
+            reused += memo.lastReused
+            guard bytes == engine.render(state).jsonBytes else {
+                return "renderJSON with a memo differs from render: \(String(decoding: bytes, as: UTF8.self))"
+            }
+            return nil
+        }
     }
 
     /// One random session; returns the first broken invariant.
     static func run(
-        _ rng: inout SplitMix64, thorough: Bool, log: inout [String], stats: inout (steps: Int, refused: Int, noOps: Int)
+        _ rng: inout SplitMix64, thorough: Bool, log: inout [String], stats: inout (steps: Int, refused: Int, noOps: Int),
+        memo: inout Memo
     ) -> String? {
         let engine = DemoApp.engine
         var context: JSONObject = [
@@ -89,8 +114,10 @@ import WayfinderCore
             }
             if let problem = structuralViolations(of: state, engine: engine).first { return problem }
             if thorough, let problem = renderingViolations(of: state, engine: engine).first { return problem }
+            if memo.everyStep, let problem = memo.violation(state, engine) { return problem }
         }
         if let problem = renderingViolations(of: state, engine: engine).first { return "final state: \(problem)" }
+        if let problem = memo.violation(state, engine) { return "final state: \(problem)" }
         if thorough, let problem = storageViolations(of: state, engine: engine).first { return "final state: \(problem)" }
         return nil
     }

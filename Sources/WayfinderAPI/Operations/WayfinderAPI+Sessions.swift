@@ -23,7 +23,7 @@ extension WayfinderAPI {
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = engine.render(state).jsonBytes
+            let rendered = render(state)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -177,10 +177,12 @@ extension WayfinderAPI {
         return render(try decodedState(session))
     }
 
-    /// Renders a state and remembers both for its revision.
+    /// Renders a state (reusing the screens of the session's last rendering that still hold) and
+    /// remembers the state, the body and the screens for its revision.
     func render(_ state: SessionState) -> [UInt8] {
-        let bytes = engine.render(state).jsonBytes
-        cache.put(state.session, revision: state.revision, state: state, body: bytes)
+        var memo = cache.memo(state.session) ?? RenderMemo()
+        let bytes = engine.renderJSON(state, memo: &memo)
+        cache.put(state.session, revision: state.revision, state: state, body: bytes, memo: memo)
         return bytes
     }
 }

@@ -11,6 +11,9 @@ final class SessionCache: Sendable {
         var revision: Int
         var state: SessionState?
         var body: [UInt8]?
+        /// The screens of the session's last rendering, whatever its revision (a memo checks
+        /// itself against the state it is used for).
+        var memo: RenderMemo?
     }
 
     private static let shardCount = 32
@@ -45,16 +48,26 @@ final class SessionCache: Sendable {
         }
     }
 
-    /// Records what is known of `revision`; keeps the other half of an entry of the same revision.
-    func put(_ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil) {
+    /// The session's render memo, from any revision.
+    func memo(_ id: String) -> RenderMemo? {
+        guard perShard > 0 else { return nil }
+        return shard(id).withLock { table in table[id]?.memo }
+    }
+
+    /// Records what is known of `revision`; keeps the other half of an entry of the same revision,
+    /// and the memo of any revision unless a new one is given.
+    func put(_ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil, memo: RenderMemo? = nil) {
         guard perShard > 0 else { return }
         let limit = perShard
         shard(id).withLock { table in
-            var entry = Entry(revision: revision, state: state, body: body)
-            if let old = table[id], old.revision == revision {
-                entry.state = entry.state ?? old.state
-                entry.body = entry.body ?? old.body
-            } else if table.count >= limit, table[id] == nil {
+            var entry = Entry(revision: revision, state: state, body: body, memo: memo)
+            if let old = table[id] {
+                if old.revision == revision {
+                    entry.state = entry.state ?? old.state
+                    entry.body = entry.body ?? old.body
+                }
+                entry.memo = entry.memo ?? old.memo
+            } else if table.count >= limit {
                 table.removeAll(keepingCapacity: true)
             }
             table[id] = entry

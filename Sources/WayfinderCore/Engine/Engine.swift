@@ -47,13 +47,15 @@ public struct Engine: Sendable {
 
     /// Every route the responder chain accepts while `screen` is on top, in chain order.
     public func routes(whenOnTop screen: ScreenInstance, in state: SessionState) -> [RouteSpec] {
-        let navigator = Navigator(app: app, state: state)
-        var seen = Set<String>()
+        routes(whenOnTop: screen, Navigator(app: app, state: state), reads: nil)
+    }
+
+    func routes(whenOnTop screen: ScreenInstance, _ navigator: Navigator, reads: NavigationReads?) -> [RouteSpec] {
         var specs: [RouteSpec] = []
         for id in navigator.chain(from: screen.coordinator) {
             guard let flow = try? navigator.flow(of: id) else { continue }
-            let context = FlowContext(coordinator: id, navigator: navigator)
-            for spec in flow.availableRoutes(whenOnTop: screen, context) where seen.insert(spec.name).inserted {
+            let context = FlowContext(coordinator: id, navigator: navigator, navigationReads: reads)
+            for spec in flow.availableRoutes(whenOnTop: screen, context) where !specs.contains(where: { $0.name == spec.name }) {
                 specs.append(spec)
             }
         }

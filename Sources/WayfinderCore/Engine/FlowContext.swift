@@ -5,16 +5,22 @@ public struct FlowContext: Sendable {
     /// The coordinator this context acts for.
     public let coordinator: String
     var navigator: Navigator
+    /// Set while rendering: notes reads of the navigation (see ``RenderMemo``).
+    let navigationReads: NavigationReads?
 
-    init(coordinator: String, navigator: Navigator) {
+    init(coordinator: String, navigator: Navigator, navigationReads: NavigationReads? = nil) {
         self.coordinator = coordinator
         self.navigator = navigator
+        self.navigationReads = navigationReads
     }
 
     // MARK: Data
 
     /// The whole state, read-only (for rendering and decisions).
-    public var state: SessionState { navigator.state }
+    public var state: SessionState {
+        navigationReads?.note()
+        return navigator.state
+    }
 
     /// This coordinator's view-model data.
     public var data: JSONValue {
@@ -38,10 +44,14 @@ public struct FlowContext: Sendable {
     public var placement: Placement { navigator.state.coordinators.find(coordinator)?.placement ?? .push }
 
     /// The screen on top of everything.
-    public var topScreen: ScreenInstance? { navigator.state.navigation.topScreen }
+    public var topScreen: ScreenInstance? {
+        navigationReads?.note()
+        return navigator.state.navigation.topScreen
+    }
 
     /// This coordinator's screens, bottom to top, in the stack that holds its top-most screen.
     public var ownScreens: [ScreenInstance] {
+        navigationReads?.note()
         guard let location = navigator.hostLocation(of: coordinator) else { return [] }
         return navigator.state.navigation[location]?.screens.filter { $0.coordinator == coordinator } ?? []
     }

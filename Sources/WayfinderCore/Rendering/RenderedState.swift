@@ -51,13 +51,7 @@ extension Engine {
 
         func screen(_ instance: ScreenInstance, _ presentation: Presentation) -> RenderedScreen {
             if let done = rendered[instance.id] { return done }
-            let context = FlowContext(coordinator: instance.coordinator, navigator: navigator)
-            let content = (try? navigator.flow(of: instance.coordinator))?.render(instance, context)
-                ?? ScreenContent(title: instance.name, components: [])
-            let result = RenderedScreen(
-                id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
-                presentation: presentation, routes: routes(whenOnTop: instance, in: state).map(\.name),
-                components: content.components)
+            let result = renderScreen(instance, presentation, navigator, reads: nil)
             rendered[instance.id] = result
             return result
         }
@@ -89,5 +83,20 @@ extension Engine {
         return RenderedState(
             session: state.session, revision: state.revision, context: state.context, coordinators: state.coordinators,
             navigation: node, stack: visible, pendingDeepLink: state.pendingDeepLink)
+    }
+}
+
+extension Engine {
+    /// One screen as clients see it: the owning flow's content and the routes valid with it on top.
+    func renderScreen(
+        _ instance: ScreenInstance, _ presentation: Presentation, _ navigator: Navigator, reads: NavigationReads?
+    ) -> RenderedScreen {
+        let context = FlowContext(coordinator: instance.coordinator, navigator: navigator, navigationReads: reads)
+        let content = (try? navigator.flow(of: instance.coordinator))?.render(instance, context)
+            ?? ScreenContent(title: instance.name, components: [])
+        return RenderedScreen(
+            id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
+            presentation: presentation, routes: routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
+            components: content.components)
     }
 }

@@ -1,0 +1,157 @@
+/// The screens of a session's last rendering, as JSON, so the next rendering writes again only
+/// the screens that can have changed.
+///
+/// A screen's JSON comes from its owning flow's `render` and from the chain's `availableRoutes`.
+/// Flows see, through ``FlowContext``, the screen itself, the session's context and model, the
+/// coordinator tree (with each coordinator's data) and, if they ask for it, the navigation
+/// (``FlowContext/state``, ``FlowContext/topScreen``, ``FlowContext/ownScreens``). So a screen's
+/// bytes are reused when the context, the model and the coordinator tree are equal to those of
+/// the memo, the screen instance and its presentation are equal, and its flows did not read the
+/// navigation when it was rendered (those screens are rendered every time). Nothing else is
+/// assumed: flows are pure functions of what their context shows them.
+///
+/// A memo is a plain value. Keeping one per session is the caller's choice; any memo, even one
+/// from another session, gives the same bytes as ``Engine/render(_:)``'s `jsonBytes`, only
+/// faster when it fits.
+public struct RenderMemo: Sendable {
+    struct Inputs: Sendable, Equatable {
+        var context: JSONObject
+        var model: JSONObject
+        var coordinators: Coordinator
+    }
+
+    struct Screen: Sendable {
+        var instance: ScreenInstance
+        var presentation: Presentation
+        var bytes: [UInt8]
+    }
+
+    var inputs: Inputs?
+    var screens: [String: Screen] = [:]
+
+    public init() {}
+
+    /// Screens whose bytes the last rendering reused (for tests and diagnostics).
+    public internal(set) var lastReused = 0
+}
+
+/// Notes whether a flow read the navigation while one screen was being rendered.
+///
+/// - Important: `@unchecked Sendable` because ``FlowContext`` is `Sendable`: an instance lives
+///   inside one `renderJSON` call on one thread and is never shared.
+final class NavigationReads: @unchecked Sendable {
+    private(set) var happened = false
+    func note() { happened = true }
+    func reset() { happened = false }
+}
+
+extension Engine {
+    /// The contract's `State` as JSON, byte for byte `render(state).jsonBytes`, reusing the
+    /// memo's screens where they still hold; the memo is updated for the next call.
+    public func renderJSON(_ state: SessionState, memo: inout RenderMemo) -> [UInt8] {
+        let navigator = Navigator(app: app, state: state)
+        let navigation = state.navigation
+        let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
+        let old = memo.inputs == inputs ? memo.screens : [:]
+        var screens: [String: RenderMemo.Screen] = [:]
+        screens.reserveCapacity(old.count + 1)
+        var reused = 0
+        let reads = NavigationReads()
+        // Screens rendered in this call that read the navigation: used twice below, kept once.
+        var uncached: [String: [UInt8]] = [:]
+
+        func bytes(_ instance: ScreenInstance, _ presentation: Presentation) -> [UInt8] {
+            if let done = screens[instance.id], done.instance == instance, done.presentation == presentation {
+                return done.bytes
+            }
+            if let done = uncached[instance.id] { return done }
+            if let kept = old[instance.id], kept.instance == instance, kept.presentation == presentation {
+                screens[instance.id] = kept
+                reused += 1
+                return kept.bytes
+            }
+            reads.reset()
+            let screen = renderScreen(instance, presentation, navigator, reads: reads)
+            var w = JSONWriter(capacity: 512)
+            screen.write(to: &w)
+            if reads.happened {
+                uncached[instance.id] = w.bytes
+            } else {
+                screens[instance.id] = RenderMemo.Screen(instance: instance, presentation: presentation, bytes: w.bytes)
+            }
+            return w.bytes
+        }
+
+        func stack(_ location: StackLocation, _ w: inout JSONWriter) {
+            w.key("screens"); w.beginArray()
+            for (index, instance) in (navigation[location]?.screens ?? []).enumerated() {
+                w.raw(bytes(instance, navigation.presentation(at: location, index: index)))
+            }
+            w.endArray()
+        }
+
+        func modal(_ index: Int, _ w: inout JSONWriter) {
+            w.key("modal")
+            guard index < navigation.modals.count else { return w.null() }
+            w.beginObject()
+            w.key("kind"); w.string("stack")
+            w.key("coordinator"); w.string(navigation.modals[index].stack.coordinator)
+            stack(.modal(index), &w)
+            modal(index + 1, &w)
+            w.endObject()
+        }
+
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("session"); w.string(state.session)
+        w.key("revision"); w.int(state.revision)
+        w.key("context"); w.value(.object(state.context))
+        w.key("coordinators"); state.coordinators.writeTree(to: &w)
+        w.key("navigation"); w.beginObject()
+        switch navigation.root {
+        case .stack(let root):
+            w.key("kind"); w.string("stack")
+            w.key("coordinator"); w.string(root.coordinator)
+            stack(.root, &w)
+        case .tabs(let tabs):
+            w.key("kind"); w.string("tabs")
+            w.key("coordinator"); w.string(tabs.coordinator)
+            w.key("selected"); w.string(tabs.selected)
+            w.key("tabs"); w.beginArray()
+            for tab in tabs.tabs {
+                w.beginObject()
+                w.key("id"); w.string(tab.id)
+                w.key("title"); w.string(tab.title)
+                w.key("icon"); w.string(tab.icon)
+                w.key("root"); w.beginObject()
+                w.key("kind"); w.string("stack")
+                w.key("coordinator"); w.string(tab.stack.coordinator)
+                stack(.tab(tab.id), &w)
+                w.key("modal"); w.null()
+                w.endObject()
+                w.endObject()
+            }
+            w.endArray()
+        }
+        modal(0, &w)
+        w.endObject()
+        w.key("stack"); w.beginArray()
+        let base = navigation.baseLocation
+        for (index, instance) in (navigation[base]?.screens ?? []).enumerated() {
+            w.raw(bytes(instance, navigation.presentation(at: base, index: index)))
+        }
+        for (m, presented) in navigation.modals.enumerated() {
+            for (index, instance) in presented.stack.screens.enumerated() {
+                w.raw(bytes(instance, navigation.presentation(at: .modal(m), index: index)))
+            }
+        }
+        w.endArray()
+        w.key("pendingDeepLink"); w.optionalString(state.pendingDeepLink)
+        w.endObject()
+
+        memo.inputs = inputs
+        memo.screens = screens
+        memo.lastReused = reused
+        return w.bytes
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+import WayfinderCore
+
+/// A flow whose list screen shows how deep its stack is: it reads the navigation while rendering,
+/// so its screens must never come from the memo.
+private struct DepthFlow: Flow {
+    let name = "depth"
+    let screens = ["page"]
+    let routes = [RouteSpec("deeper", on: ["page"]), RouteSpec("note", params: [ParamSpec("text")], on: ["page"])]
+
+    func start(_ context: inout FlowContext, option: JSONValue) throws {
+        context.show("page")
+    }
+
+    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
+        switch route.name {
+        case "deeper": context.push("page")
+        default: context.model["note"] = .string(route.string("text") ?? "")
+        }
+    }
+
+    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
+        let depth = context.ownScreens.count
+        let note = context.model["note"]?.stringValue ?? ""
+        return ScreenContent(title: "Page of \(depth)", components: [.text(note)])
+    }
+}
+
+/// The same without reading the navigation: its screens are reused.
+private struct PlainFlow: Flow {
+    let name = "plain"
+    let screens = ["page"]
+    let routes = [RouteSpec("deeper", on: ["page"]), RouteSpec("note", params: [ParamSpec("text")], on: ["page"])]
+
+    func start(_ context: inout FlowContext, option: JSONValue) throws {
+        context.show("page")
+    }
+
+    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
+        switch route.name {
+        case "deeper": context.push("page")
+        default: context.model["note"] = .string(route.string("text") ?? "")
+        }
+    }
+
+    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
+        ScreenContent(title: "Page \(screen.id)", components: [.text(context.model["note"]?.stringValue ?? "")])
+    }
+}
+
+private struct RootFlow: Flow {
+    let name = "app"
+    let isContainer = true
+    let routes: [RouteSpec] = []
+    let child: String
+
+    func start(_ context: inout FlowContext, option: JSONValue) throws {
+        try context.startChild(child, placement: .root)
+    }
+}
+
+@Suite struct RenderMemoTests {
+    func engine(_ flow: any Flow) -> Engine {
+        Engine(Application(scheme: "memo", root: RootFlow(child: flow.name), flows: [flow], deepLinks: []))
+    }
+
+    @Test func screensThatReadTheNavigationAreRenderedEveryTime() throws {
+        let engine = engine(DepthFlow())
+        var memo = RenderMemo()
+        var state = try engine.start(session: "s", context: [:])
+        #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
+        state = try engine.reduce(state, .trigger(Route("deeper"))).state
+        let bytes = engine.renderJSON(state, memo: &memo)
+        #expect(text(bytes) == text(engine.render(state).jsonBytes))
+        #expect(memo.lastReused == 0)
+        // The first page now says "Page of 2": a stale copy would still say "Page of 1".
+        #expect(engine.render(state).stack.map(\.title) == ["Page of 2", "Page of 2"])
+    }
+
+    @Test func unchangedScreensAreReusedAndAChangedModelRendersAgain() throws {
+        let engine = engine(PlainFlow())
+        var memo = RenderMemo()
+        var state = try engine.start(session: "s", context: [:])
+        _ = engine.renderJSON(state, memo: &memo)
+        state = try engine.reduce(state, .trigger(Route("deeper"))).state
+        #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
+        #expect(memo.lastReused == 1)  // the first page; the pushed one is new
+
+        state = try engine.reduce(state, .trigger(Route("note", params: ["text": "hi"]))).state
+        #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
+        #expect(memo.lastReused == 0)  // the model changed: both pages again
+        #expect(engine.render(state).stack.map(\.components) == [[.text("hi")], [.text("hi")]])
+
+        state = try engine.reduce(state, .back(screen: nil)).state
+        #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
+        #expect(memo.lastReused == 1)
+    }
+
+    @Test func aMemoFromAnotherSessionChangesNothing() throws {
+        let engine = engine(PlainFlow())
+        var memo = RenderMemo()
+        var other = try engine.start(session: "a", context: [:])
+        other = try engine.reduce(other, .trigger(Route("note", params: ["text": "other"]))).state
+        _ = engine.renderJSON(other, memo: &memo)
+        let state = try engine.start(session: "b", context: [:])
+        #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
+    }
+}
+
+private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
