@@ -23,6 +23,7 @@ struct RequestBody: Sendable {
 
     private static func checkMediaType(_ header: String?) throws(APIError) {
         guard let header else { throw .unsupportedMediaType("Send the body as application/json.") }
+        if header.utf8.elementsEqual("application/json".utf8) { return }  // what nearly every client sends
         let parts = header.split(separator: ";")
         guard let type = parts.first?.trimmingSpaces, type.lowercased() == "application/json" else {
             throw .unsupportedMediaType("Send the body as application/json, not \(header).")

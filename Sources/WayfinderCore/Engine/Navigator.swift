@@ -172,18 +172,29 @@ struct Navigator: Sendable {
     /// "exactly as if it had finished itself" — deepest first, telling each parent.
     mutating func prune() throws {
         while true {
-            let owners = Set(state.navigation.allScreens.map(\.coordinator))
-            let rootID = state.coordinators.id
-            let orphan = state.coordinators.postOrder.first { node in
-                node.id != rootID && !(app.flow(named: node.flow)?.isContainer ?? false)
-                    && !node.subtreeIDs.contains(where: owners.contains)
+            var owners = Set<String>()
+            for location in state.navigation.allLocations {
+                for screen in state.navigation[location]?.screens ?? [] { owners.insert(screen.coordinator) }
             }
-            guard let orphan else { return }
+            guard let orphan = firstOrphan(in: state.coordinators, owners: owners, isRoot: true).orphan else { return }
             let path = state.coordinators.path(to: orphan.id)
             _ = state.coordinators.remove(orphan.id)
             let child = FinishedChild(id: orphan.id, flow: orphan.flow, reason: .removed)
             try with(path[path.count - 2]) { flow, context in try flow.childDidFinish(child, &context) }
         }
+    }
+
+    /// The first coordinator in post-order (children before parents) that is neither the root
+    /// nor a container and owns no screen in its subtree; one walk of the tree.
+    private func firstOrphan(in node: Coordinator, owners: Set<String>, isRoot: Bool) -> (orphan: Coordinator?, ownsScreens: Bool) {
+        var owns = owners.contains(node.id)
+        for child in node.children {
+            let result = firstOrphan(in: child, owners: owners, isRoot: false)
+            if result.orphan != nil { return result }
+            owns = owns || result.ownsScreens
+        }
+        if !owns, !isRoot, !(app.flow(named: node.flow)?.isContainer ?? false) { return (node, false) }
+        return (nil, owns)
     }
 
     // MARK: Deep links

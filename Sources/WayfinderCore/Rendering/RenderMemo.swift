@@ -28,6 +28,9 @@ public struct RenderMemo: Sendable {
 
     var inputs: Inputs?
     var screens: [String: Screen] = [:]
+    /// `context` and `coordinators` as JSON: they depend on the inputs alone.
+    var contextBytes: [UInt8] = []
+    var coordinatorsBytes: [UInt8] = []
 
     public init() {}
 
@@ -52,7 +55,16 @@ extension Engine {
         let navigator = Navigator(app: app, state: state)
         let navigation = state.navigation
         let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
-        let old = memo.inputs == inputs ? memo.screens : [:]
+        let fits = memo.inputs == inputs
+        let old = fits ? memo.screens : [:]
+        if !fits {
+            var cw = JSONWriter(capacity: 256)
+            cw.value(.object(state.context))
+            memo.contextBytes = cw.bytes
+            var tw = JSONWriter(capacity: 256)
+            state.coordinators.writeTree(to: &tw)
+            memo.coordinatorsBytes = tw.bytes
+        }
         var screens: [String: RenderMemo.Screen] = [:]
         screens.reserveCapacity(old.count + 1)
         var reused = 0
@@ -105,8 +117,8 @@ extension Engine {
         w.beginObject()
         w.key("session"); w.string(state.session)
         w.key("revision"); w.int(state.revision)
-        w.key("context"); w.value(.object(state.context))
-        w.key("coordinators"); state.coordinators.writeTree(to: &w)
+        w.key("context"); w.raw(memo.contextBytes)
+        w.key("coordinators"); w.raw(memo.coordinatorsBytes)
         w.key("navigation"); w.beginObject()
         switch navigation.root {
         case .stack(let root):
