@@ -7,13 +7,33 @@ import WayfinderCore
 /// revision's state and rendering never change (the store's compare-and-set guarantees a
 /// revision names one state). Bounded: a full shard is simply cleared.
 final class SessionCache: Sendable {
-    struct Entry: Sendable {
+    /// A class, so a lookup retains one reference instead of copying every field out of the
+    /// table. `@unchecked Sendable`: entries are read and written only under their shard's lock.
+    final class Entry: @unchecked Sendable {
         var revision: Int
         var state: SessionState?
         var body: [UInt8]?
         /// The screens of the session's last rendering, whatever its revision (a memo checks
         /// itself against the state it is used for).
         var memo: RenderMemo?
+
+        init(revision: Int, state: SessionState?, body: [UInt8]?, memo: RenderMemo?) {
+            self.revision = revision
+            self.state = state
+            self.body = body
+            self.memo = memo
+        }
+
+        func merge(revision: Int, state: SessionState?, body: [UInt8]?, memo: RenderMemo?) {
+            if self.revision != revision {
+                self.revision = revision
+                self.state = nil
+                self.body = nil
+            }
+            if let state { self.state = state }
+            if let body { self.body = body }
+            if let memo { self.memo = memo }
+        }
     }
 
     private static let shardCount = 32
@@ -40,11 +60,11 @@ final class SessionCache: Sendable {
     }
 
     /// Reads one field of an entry under the lock (copying only what is asked for).
-    private func lookup<T: Sendable>(_ id: String, revision: Int, _ field: (borrowing Entry) -> T?) -> T? {
+    private func lookup<T: Sendable>(_ id: String, revision: Int, _ field: (Entry) -> T?) -> T? {
         guard perShard > 0 else { return nil }
         return shard(id).withLock { table in
-            guard let index = table.index(forKey: id), table.values[index].revision == revision else { return nil }
-            return field(table.values[index])
+            guard let entry = table[id], entry.revision == revision else { return nil }
+            return field(entry)
         }
     }
 
@@ -60,17 +80,12 @@ final class SessionCache: Sendable {
         guard perShard > 0 else { return }
         let limit = perShard
         shard(id).withLock { table in
-            var entry = Entry(revision: revision, state: state, body: body, memo: memo)
-            if let old = table[id] {
-                if old.revision == revision {
-                    entry.state = entry.state ?? old.state
-                    entry.body = entry.body ?? old.body
-                }
-                entry.memo = entry.memo ?? old.memo
-            } else if table.count >= limit {
-                table.removeAll(keepingCapacity: true)
+            if let entry = table[id] {
+                entry.merge(revision: revision, state: state, body: body, memo: memo)
+                return
             }
-            table[id] = entry
+            if table.count >= limit { table.removeAll(keepingCapacity: true) }
+            table[id] = Entry(revision: revision, state: state, body: body, memo: memo)
         }
     }
 
@@ -78,3 +93,4 @@ final class SessionCache: Sendable {
         _ = shard(id).withLock { $0.removeValue(forKey: id) }
     }
 }
+
