@@ -32,6 +32,7 @@ public final class WayfinderAPI: HTTPHandler {
     let logger: Logger
     public let metrics: Metrics
     let cache: SessionCache
+    let launches = LaunchCache()
     let files: StaticFiles?
     let events: EventStreams
     let sweeper: ExpirySweeper

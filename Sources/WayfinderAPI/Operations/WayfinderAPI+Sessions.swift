@@ -14,16 +14,15 @@ extension WayfinderAPI {
         let now = WallClock.nowMillis()
         for _ in 0..<4 {
             let id = Credentials.newSessionID(), token = Credentials.newToken()
-            let state = try engine.start(session: id, context: context, deepLink: deepLink)
+            let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
             let stored = StoredSession(
-                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: try SessionCodec.encode(state),
-                lastUsed: now)
+                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded, lastUsed: now)
             do {
                 try metrics.timed("create") { try store.create(stored, maxSessions: configuration.maxSessions) }
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = render(state)
+            let rendered = render(state, startingFrom: memo)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -179,8 +178,8 @@ extension WayfinderAPI {
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and
     /// remembers the state, the body and the screens for its revision.
-    func render(_ state: SessionState) -> [UInt8] {
-        var memo = cache.memo(state.session) ?? RenderMemo()
+    func render(_ state: SessionState, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
+        var memo = launchMemo ?? cache.memo(state.session) ?? RenderMemo()
         let bytes = engine.renderJSON(state, memo: &memo)
         cache.put(state.session, revision: state.revision, state: state, body: bytes, memo: memo)
         return bytes

@@ -2,6 +2,7 @@ import DemoApp
 import Foundation
 import Testing
 import WayfinderAPI
+import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 import WayfinderTesting
@@ -125,7 +126,7 @@ final class InProcessServer {
     enum StoreKind { case memory, sqlite }
 
     init(
-        store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day,
+        store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = DemoApp.engine,
         configure: (inout APIConfiguration) -> Void = { _ in }
     ) throws {
         let storeConfiguration = StoreConfiguration(ttlMillis: ttlMillis)
@@ -142,7 +143,7 @@ final class InProcessServer {
         configuration.publicDirectory = Self.packageRoot + "/Public"
         configuration.openAPIDocument = Array(FileManager.default.contents(atPath: Self.packageRoot + "/openapi.yaml") ?? Data())
         configure(&configuration)
-        api = WayfinderAPI(engine: DemoApp.engine, store: store, configuration: configuration, logger: Logger(level: .error))
+        api = WayfinderAPI(engine: engine, store: store, configuration: configuration, logger: Logger(level: .error))
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: api)
         try server.start()
         api.start()

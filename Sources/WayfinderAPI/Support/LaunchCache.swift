@@ -1,0 +1,64 @@
+import WayfinderCore
+
+/// New sessions' first states by launch input (context and deep link), so creating a session
+/// does not run the launch flows, encode the state and render every screen each time.
+///
+/// The engine is pure: the same context and link always start the same state, except for the
+/// session id. A launch is kept only if that holds for it: on a miss the launch runs for two
+/// different ids, and is cached only when the two states are equal once the id is set aside (a
+/// flow that copied the session id into its data would make them differ, and is then run every
+/// time). The stored form does not contain the id, so its bytes are shared too, and the render
+/// memo makes a new session's first rendering write only the envelope.
+///
+/// Bounded: at `capacity` distinct launches the table is cleared.
+final class LaunchCache: Sendable {
+    struct Launch: Sendable {
+        /// The first state, with a placeholder session id.
+        var state: SessionState
+        /// `StateCodec.encode(state)` (the id is not part of it).
+        var stored: [UInt8]
+        /// Screens of the first rendering, valid for every session started this way.
+        var memo: RenderMemo
+    }
+
+    private struct Key: Hashable, Sendable {
+        var context: [UInt8]
+        var deepLink: String?
+    }
+
+    private let table = Locked<[Key: Launch]>([:])
+    private let capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = capacity
+    }
+
+    /// The first state of a session `id` started with `context` and `deepLink`, its stored bytes,
+    /// and a render memo for it. Throws what `Engine.start` throws.
+    func start(
+        _ engine: Engine, session id: String, context: JSONObject, deepLink: String?
+    ) throws -> (state: SessionState, stored: [UInt8], memo: RenderMemo) {
+        let key = Key(context: JSONValue.object(context).canonicalBytes, deepLink: deepLink)
+        if let launch = table.withLock({ $0[key] }) {
+            var state = launch.state
+            state.session = id
+            return (state, launch.stored, launch.memo)
+        }
+        var state = try engine.start(session: id, context: context, deepLink: deepLink)
+        let stored = StateCodec.encode(state)
+        var memo = RenderMemo()
+        _ = engine.renderJSON(state, memo: &memo)
+        var check = try engine.start(session: id + "~", context: context, deepLink: deepLink)
+        check.session = id
+        if check == state {
+            let launch = Launch(state: state, stored: stored, memo: memo)
+            let capacity = self.capacity
+            table.withLock { table in
+                if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+                table[key] = launch
+            }
+        }
+        state.session = id
+        return (state, stored, memo)
+    }
+}
