@@ -9,7 +9,9 @@ import Synchronization
 /// own `Mutex`; a reader is picked round-robin, skipping busy ones. All statements are prepared once
 /// per connection and reused. `busy_timeout` covers other processes and checkpoints.
 ///
-/// Sessions are read on demand, never loaded at start. Opening reads the schema version and one
+/// Sessions are read on demand, never loaded at start; recently used rows are kept in a bounded
+/// write-through cache (`SQLiteRowCache`, 16,384 rows by default), so a hot session is read
+/// without an SQLite read transaction. Opening reads the schema version and one
 /// counter row, so it costs the same with a million rows as with none (no scan: expiry walks an
 /// index on `last_used`; the count is kept by triggers and cached in an `Atomic`).
 ///
@@ -42,6 +44,7 @@ public final class SQLiteStore: SessionStore {
     private let storedCount: Atomic<Int>
     private let reclaimGate: ReclaimGate
     private let checkpointer: SQLiteCheckpointer
+    private let rows: SQLiteRowCache
 
     /// Opens (creating the directory, the file and the schema if needed) the database at `path`.
     ///
@@ -54,11 +57,13 @@ public final class SQLiteStore: SessionStore {
         configuration: StoreConfiguration = StoreConfiguration(),
         durability: Durability = .processCrash,
         readerCount: Int = 4,
-        busyTimeoutMillis: Int32 = 5_000
+        busyTimeoutMillis: Int32 = 5_000,
+        rowCacheCapacity: Int = 16_384
     ) throws {
         self.path = path
         self.configuration = configuration
         self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
+        self.rows = SQLiteRowCache(capacity: rowCacheCapacity)
         try Self.createParentDirectory(of: path)
 
         let connection = try SQLiteConnection(path: path)
@@ -103,6 +108,7 @@ public final class SQLiteStore: SessionStore {
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return (.full, expired) }
             }
             guard try writer.insert(session) else { return (.duplicate, expired) }
+            rows.created(session)
             storedCount.add(1, ordering: .relaxed)
             return (.created, expired)
         }
@@ -115,15 +121,30 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func load(id: String, now: Int64) throws -> StoredSession? {
-        guard let session = try withReader({ try $0.session(id: id) }),
-            !configuration.isExpired(lastUsed: session.lastUsed, now: now)
-        else { return nil }
-        return session
+        let session: StoredSession
+        if let cached = rows.get(id) {
+            session = cached
+        } else {
+            let seen = rows.currentEpoch()
+            guard let read = try withReader({ try $0.session(id: id) }) else { return nil }
+            rows.fill(read, seen: seen)
+            session = read
+        }
+        return configuration.isExpired(lastUsed: session.lastUsed, now: now) ? nil : session
     }
 
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
         let outcome = try writer.withLock { writer in
-            try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+            let outcome = try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+            rows.wrote(session.id) { row in
+                // A conflict or a missing row means the cached row is not what SQLite has: drop it.
+                guard outcome == .saved else { return false }
+                let lastUsed = max(row.lastUsed, session.lastUsed)
+                row = session
+                row.lastUsed = lastUsed
+                return true
+            }
+            return outcome
         }
         switch outcome {
         case .notFound: throw StoreError.notFound
@@ -136,13 +157,21 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func touch(id: String, now: Int64) throws {
-        let found = try writer.withLock { writer in try writer.touch(id: id, now: now) }
+        let found = try writer.withLock { writer in
+            let found = try writer.touch(id: id, now: now)
+            rows.wrote(id) { row in
+                row.lastUsed = max(row.lastUsed, now)
+                return found
+            }
+            return found
+        }
         if !found { throw StoreError.notFound }
     }
 
     public func delete(id: String) throws -> Bool {
         let removed = try writer.withLock { writer -> Bool in
             let removed = try writer.delete(id: id)
+            rows.wrote(id)
             if removed { storedCount.subtract(1, ordering: .relaxed) }
             return removed
         }
@@ -204,6 +233,7 @@ public final class SQLiteStore: SessionStore {
             recordCutoff: now &- configuration.idempotencyTTLMillis)
         if !expired.isEmpty {
             storedCount.subtract(expired.count, ordering: .relaxed)
+            for id in expired { rows.wrote(id) }
         }
         return expired
     }
@@ -227,6 +257,7 @@ public final class SQLiteStore: SessionStore {
                 }
             }
             try writer.connection.execute("PRAGMA cache_size = -2000")
+            rows.wroteMany()
             try result.get()
             storedCount.add(count, ordering: .relaxed)
         }
