@@ -48,6 +48,27 @@ private struct PlainFlow: Flow {
     }
 }
 
+/// A root screen that says whether a sheet covers it: it reads the navigation, and a sheet
+/// changes what it shows without changing the root.
+private struct CoverFlow: Flow {
+    let name = "cover"
+    let screens = ["base", "sheet"]
+    let routes = [RouteSpec("open", on: ["base"]), RouteSpec("close", on: ["sheet"])]
+
+    func start(_ context: inout FlowContext, option: JSONValue) throws {
+        context.show("base")
+    }
+
+    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
+        if route.name == "open" { context.present("sheet", style: .sheet) } else { try context.dismiss() }
+    }
+
+    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
+        guard screen.name == "base" else { return ScreenContent(title: "Sheet", components: []) }
+        return ScreenContent(title: context.topScreen?.id == screen.id ? "On top" : "Covered", components: [])
+    }
+}
+
 private struct RootFlow: Flow {
     let name = "app"
     let isContainer = true
@@ -75,6 +96,19 @@ private struct RootFlow: Flow {
         #expect(memo.lastReused == 0)
         // The first page now says "Page of 2": a stale copy would still say "Page of 1".
         #expect(engine.render(state).stack.map(\.title) == ["Page of 2", "Page of 2"])
+    }
+
+    @Test func aRootWhoseScreensReadTheNavigationIsRenderedAgainUnderAModal() throws {
+        let engine = engine(CoverFlow())
+        var memo = RenderMemo()
+        var state = try engine.start(session: "s", context: [:])
+        #expect(text(engine.renderJSON(state, memo: &memo)).contains(#""title":"On top""#))
+        state = try engine.reduce(state, .trigger(Route("open"))).state
+        let covered = text(engine.renderJSON(state, memo: &memo))
+        #expect(covered == text(engine.render(state).jsonBytes))
+        #expect(covered.contains(#""title":"Covered""#))
+        state = try engine.reduce(state, .trigger(Route("close"))).state
+        #expect(text(engine.renderJSON(state, memo: &memo)).contains(#""title":"On top""#))
     }
 
     @Test func unchangedScreensAreReusedAndAChangedModelRendersAgain() throws {

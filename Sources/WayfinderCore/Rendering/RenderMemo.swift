@@ -26,7 +26,19 @@ public struct RenderMemo: Sendable {
         var bytes: [UInt8]
     }
 
+    /// The root node's JSON, reusable while the inputs and the node are equal.
+    struct Root: Sendable {
+        var node: RootNode
+        /// The root object's members without braces: `"kind":…,"coordinator":…,"screens"|"tabs":…`.
+        var members: [UInt8]
+        /// The root's visible screens as the start of `stack` (comma-separated, no brackets).
+        var visible: [UInt8]
+        /// Every screen of the root, hidden tabs included.
+        var screenIDs: [String]
+    }
+
     var inputs: Inputs?
+    var root: Root?
     var screens: [String: Screen] = [:]
     /// `context` and `coordinators` as JSON: they depend on the inputs alone.
     var contextBytes: [UInt8] = []
@@ -56,7 +68,6 @@ extension Engine {
         let navigation = state.navigation
         let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
         let fits = memo.inputs == inputs
-        let old = fits ? memo.screens : [:]
         if !fits {
             var cw = JSONWriter(capacity: 256)
             cw.value(.object(state.context))
@@ -64,7 +75,13 @@ extension Engine {
             var tw = JSONWriter(capacity: 256)
             state.coordinators.writeTree(to: &tw)
             memo.coordinatorsBytes = tw.bytes
+            memo.root = nil
+            memo.screens = [:]
         }
+        // The root (a stack or the tab bar, without the modals over it) as it was last time: its
+        // members and its visible screens, written as they are.
+        let rootReused = fits && memo.root?.node == navigation.root
+        let old = memo.screens
         var screens: [String: RenderMemo.Screen] = [:]
         screens.reserveCapacity(old.count + 1)
         var reused = 0
@@ -113,6 +130,55 @@ extension Engine {
             w.endObject()
         }
 
+        let root: RenderMemo.Root
+        if rootReused, let kept = memo.root {
+            root = kept
+            for id in kept.screenIDs { if let screen = old[id] { screens[id] = screen } }
+            reused += kept.screenIDs.count
+        } else {
+            let uncachedBefore = uncached.count
+            // The root's members, as a fragment (no braces): kind, coordinator, screens or tabs.
+            var rw = JSONWriter(capacity: 2048)
+            switch navigation.root {
+            case .stack(let stackRoot):
+                rw.key("kind"); rw.string("stack")
+                rw.key("coordinator"); rw.string(stackRoot.coordinator)
+                stack(.root, &rw)
+            case .tabs(let tabs):
+                rw.key("kind"); rw.string("tabs")
+                rw.key("coordinator"); rw.string(tabs.coordinator)
+                rw.key("selected"); rw.string(tabs.selected)
+                rw.key("tabs"); rw.beginArray()
+                for tab in tabs.tabs {
+                    rw.beginObject()
+                    rw.key("id"); rw.string(tab.id)
+                    rw.key("title"); rw.string(tab.title)
+                    rw.key("icon"); rw.string(tab.icon)
+                    rw.key("root"); rw.beginObject()
+                    rw.key("kind"); rw.string("stack")
+                    rw.key("coordinator"); rw.string(tab.stack.coordinator)
+                    stack(.tab(tab.id), &rw)
+                    rw.key("modal"); rw.null()
+                    rw.endObject()
+                    rw.endObject()
+                }
+                rw.endArray()
+            }
+            // The visible part of the root, as the start of `stack` (comma-separated screens).
+            var sw = JSONWriter(capacity: 2048)
+            let base = navigation.baseLocation
+            for (index, instance) in (navigation[base]?.screens ?? []).enumerated() {
+                sw.raw(bytes(instance, navigation.presentation(at: base, index: index)))
+            }
+            var ids: [String] = []
+            for location in navigation.allLocations where location.isRoot {
+                for instance in navigation[location]?.screens ?? [] { ids.append(instance.id) }
+            }
+            root = RenderMemo.Root(node: navigation.root, members: rw.bytes, visible: sw.bytes, screenIDs: ids)
+            // A root with a screen that read the navigation is never reused.
+            memo.root = uncached.count == uncachedBefore ? root : nil
+        }
+
         var w = JSONWriter(capacity: 4096)
         w.beginObject()
         w.key("session"); w.string(state.session)
@@ -120,38 +186,11 @@ extension Engine {
         w.key("context"); w.raw(memo.contextBytes)
         w.key("coordinators"); w.raw(memo.coordinatorsBytes)
         w.key("navigation"); w.beginObject()
-        switch navigation.root {
-        case .stack(let root):
-            w.key("kind"); w.string("stack")
-            w.key("coordinator"); w.string(root.coordinator)
-            stack(.root, &w)
-        case .tabs(let tabs):
-            w.key("kind"); w.string("tabs")
-            w.key("coordinator"); w.string(tabs.coordinator)
-            w.key("selected"); w.string(tabs.selected)
-            w.key("tabs"); w.beginArray()
-            for tab in tabs.tabs {
-                w.beginObject()
-                w.key("id"); w.string(tab.id)
-                w.key("title"); w.string(tab.title)
-                w.key("icon"); w.string(tab.icon)
-                w.key("root"); w.beginObject()
-                w.key("kind"); w.string("stack")
-                w.key("coordinator"); w.string(tab.stack.coordinator)
-                stack(.tab(tab.id), &w)
-                w.key("modal"); w.null()
-                w.endObject()
-                w.endObject()
-            }
-            w.endArray()
-        }
+        w.raw(root.members)
         modal(0, &w)
         w.endObject()
         w.key("stack"); w.beginArray()
-        let base = navigation.baseLocation
-        for (index, instance) in (navigation[base]?.screens ?? []).enumerated() {
-            w.raw(bytes(instance, navigation.presentation(at: base, index: index)))
-        }
+        if !root.visible.isEmpty { w.raw(root.visible) }
         for (m, presented) in navigation.modals.enumerated() {
             for (index, instance) in presented.stack.screens.enumerated() {
                 w.raw(bytes(instance, navigation.presentation(at: .modal(m), index: index)))
@@ -165,5 +204,13 @@ extension Engine {
         memo.screens = screens
         memo.lastReused = reused
         return w.bytes
+    }
+}
+
+extension StackLocation {
+    /// A root stack or a tab's stack (not a modal).
+    var isRoot: Bool {
+        if case .modal = self { return false }
+        return true
     }
 }
