@@ -45,6 +45,7 @@ import WayfinderCore
     /// `renderJSON` with a memo carried from step to step must equal a fresh rendering.
     struct Memo {
         var memo = RenderMemo()
+        var codec = StateCodec.Memo()
         var everyStep = false
         var reused = 0
         var checks = 0
@@ -55,6 +56,13 @@ import WayfinderCore
             reused += memo.lastReused
             guard bytes == engine.render(state).jsonBytes else {
                 return "renderJSON with a memo differs from render: \(String(decoding: bytes, as: UTF8.self))"
+            }
+            let stored = StateCodec.encode(state, memo: &codec)
+            guard stored == StateCodec.encode(state) else {
+                return "StateCodec.encode with a memo differs: \(String(decoding: stored, as: UTF8.self))"
+            }
+            guard (try? StateCodec.decode(stored, session: state.session)) == state else {
+                return "the stored state does not decode to the state"
             }
             return nil
         }

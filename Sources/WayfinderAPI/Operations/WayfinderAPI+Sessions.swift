@@ -98,7 +98,11 @@ extension WayfinderAPI {
             // Like reads, writes move `lastUsed` at most every touch interval: a store can then
             // leave its expiry index alone on most saves.
             if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
-            if outcome.changed { next.state = try SessionCodec.encode(outcome.state) }
+            if outcome.changed {
+                var codecMemo = cache.storedMemo(id) ?? StateCodec.Memo()
+                next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
+                cache.putStoredMemo(id, codecMemo)
+            }
             let record = key.map { key in
                 IdempotencyRecord(
                     sessionID: id, key: key, fingerprint: fingerprint ?? [], status: 200,

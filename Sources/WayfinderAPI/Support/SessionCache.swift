@@ -16,6 +16,8 @@ final class SessionCache: Sendable {
         /// The screens of the session's last rendering, whatever its revision (a memo checks
         /// itself against the state it is used for).
         var memo: RenderMemo?
+        /// The start of the session's last stored encoding, whatever its revision.
+        var storedMemo: StateCodec.Memo?
 
         init(revision: Int, state: SessionState?, body: [UInt8]?, memo: RenderMemo?) {
             self.revision = revision
@@ -72,6 +74,18 @@ final class SessionCache: Sendable {
     func memo(_ id: String) -> RenderMemo? {
         guard perShard > 0 else { return nil }
         return shard(id).withLock { table in table[id]?.memo }
+    }
+
+    /// The memo of the session's last stored encoding, from any revision.
+    func storedMemo(_ id: String) -> StateCodec.Memo? {
+        guard perShard > 0 else { return nil }
+        return shard(id).withLock { table in table[id]?.storedMemo }
+    }
+
+    /// Keeps the memo of the session's last stored encoding (if the session has an entry).
+    func putStoredMemo(_ id: String, _ memo: StateCodec.Memo) {
+        guard perShard > 0 else { return }
+        shard(id).withLock { table in table[id]?.storedMemo = memo }
     }
 
     /// Records what is known of `revision`; keeps the other half of an entry of the same revision,

@@ -12,32 +12,63 @@ public enum StateCodec {
         public init(path: String) { self.path = path }
     }
 
+    /// The start of a session's last encoding (everything but the modals, the pending link and
+    /// the counters), reusable while the context, model, coordinator tree and root are unchanged:
+    /// most changes only move a modal or bump the revision.
+    public struct Memo: Sendable {
+        var context: JSONObject = [:]
+        var model: JSONObject = [:]
+        var coordinators = Coordinator(id: "", flow: "", placement: .root)
+        var root = RootNode.stack(Stack(coordinator: "", screens: []))
+        /// `{"v":1,"context":…,["model":…,]"coordinators":…,"root":…` (no closing brace).
+        var prefix: [UInt8] = []
+        public init() {}
+    }
+
     public static func encode(_ state: SessionState) -> [UInt8] {
-        var w = JSONWriter(capacity: 2048)
-        w.beginObject()
-        w.key("v"); w.int(1)
-        w.key("revision"); w.int(state.revision)
-        w.key("context"); w.value(.object(state.context))
-        if !state.model.isEmpty { w.key("model"); w.value(.object(state.model)) }
-        w.key("coordinators"); write(state.coordinators, &w)
-        w.key("root")
-        switch state.navigation.root {
-        case .stack(let stack):
-            w.beginObject(); w.key("stack"); write(stack, &w); w.endObject()
-        case .tabs(let tabs):
+        var memo = Memo()
+        return encode(state, memo: &memo)
+    }
+
+    /// `encode(state)`, byte for byte, reusing the memo's prefix when it still holds; the memo is
+    /// updated for the next call.
+    public static func encode(_ state: SessionState, memo: inout Memo) -> [UInt8] {
+        let fits = !memo.prefix.isEmpty && memo.root == state.navigation.root && memo.context == state.context
+            && memo.model == state.model && memo.coordinators == state.coordinators
+        if !fits {
+            var w = JSONWriter(capacity: 2048)
             w.beginObject()
-            w.key("coordinator"); w.string(tabs.coordinator)
-            w.key("selected"); w.string(tabs.selected)
-            w.key("tabs"); w.beginArray()
-            for tab in tabs.tabs {
+            w.key("v"); w.int(1)
+            w.key("context"); w.value(.object(state.context))
+            if !state.model.isEmpty { w.key("model"); w.value(.object(state.model)) }
+            w.key("coordinators"); write(state.coordinators, &w)
+            w.key("root")
+            switch state.navigation.root {
+            case .stack(let stack):
+                w.beginObject(); w.key("stack"); write(stack, &w); w.endObject()
+            case .tabs(let tabs):
                 w.beginObject()
-                w.key("id"); w.string(tab.id); w.key("title"); w.string(tab.title); w.key("icon"); w.string(tab.icon)
-                w.key("stack"); write(tab.stack, &w)
+                w.key("coordinator"); w.string(tabs.coordinator)
+                w.key("selected"); w.string(tabs.selected)
+                w.key("tabs"); w.beginArray()
+                for tab in tabs.tabs {
+                    w.beginObject()
+                    w.key("id"); w.string(tab.id); w.key("title"); w.string(tab.title); w.key("icon"); w.string(tab.icon)
+                    w.key("stack"); write(tab.stack, &w)
+                    w.endObject()
+                }
+                w.endArray()
                 w.endObject()
             }
-            w.endArray()
-            w.endObject()
+            memo.context = state.context
+            memo.model = state.model
+            memo.coordinators = state.coordinators
+            memo.root = state.navigation.root
+            memo.prefix = w.bytes
         }
+        // The rest: what changes with nearly every action (the revision, the counters).
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
         if !state.navigation.modals.isEmpty {
             w.key("modals"); w.beginArray()
             for modal in state.navigation.modals {
@@ -46,14 +77,17 @@ public enum StateCodec {
             w.endArray()
         }
         if let link = state.pendingDeepLink { w.key("pendingDeepLink"); w.string(link) }
+        w.key("revision"); w.int(state.revision)
         w.key("nextCoordinator"); w.int(state.nextCoordinator)
         w.key("nextScreen"); w.int(state.nextScreen)
         w.endObject()
-        // Stored states live long (a million of them in memory): copy into storage of exactly their
-        // size, leaving the writer's spare capacity behind (`Array(slice)` would share it).
-        let bytes = w.bytes
-        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: bytes)
+        // `rest` starts with `{`: it becomes the comma after the prefix. Stored states live long
+        // (a million of them in memory): the result gets storage of exactly its size.
+        let prefix = memo.prefix, rest = w.bytes
+        return [UInt8](unsafeUninitializedCapacity: prefix.count + rest.count) { buffer, count in
+            let comma = buffer.initialize(fromContentsOf: prefix)
+            buffer[comma] = UInt8(ascii: ",")
+            count = buffer[(comma + 1)...].initialize(fromContentsOf: rest.dropFirst())
         }
     }
 
