@@ -111,5 +111,12 @@ Thread.detachNewThread { _exit(128 + waitForSignal()) }
 api.shutdown()
 server.shutdown()
 server.waitUntilStopped()
+if let sqlite = store as? SQLiteStore {
+    // Fold the WAL (up to about 64 MiB between background checkpoints) into the database now,
+    // so the next start does not replay it.
+    do { try sqlite.close() } catch {
+        logger.log(.warn, "checkpoint_failed", [("error", .string("\(error)"))])
+    }
+}
 logger.log(.info, "stopped")
 exit(0)

@@ -125,4 +125,22 @@ struct SQLiteStoreTests {
         #expect(store.backgroundCheckpoints > 0)
         #expect(try store.load(id: session.id, now: Fixture.t0) == session)
     }
+
+    @Test func closingFoldsTheWALIntoTheDatabase() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/close.sqlite"
+        let store = try SQLiteStore(path: path)
+        var session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        for _ in 0..<200 {
+            let next = Fixture.next(session)
+            try store.save(next, expectedRevision: session.revision, idempotency: nil)
+            session = next
+        }
+        let walSize = { (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0 }
+        #expect(walSize() > 0)
+        try store.close()
+        #expect(walSize() == 0)
+        #expect(try SQLiteStore(path: path).load(id: session.id, now: Fixture.t0) == session)
+    }
 }

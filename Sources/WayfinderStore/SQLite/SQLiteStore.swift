@@ -96,6 +96,14 @@ public final class SQLiteStore: SessionStore {
         writer.withLock { writer in writer.connection.removeWALHook() }
     }
 
+    /// For a graceful shutdown, after the last request: stops the background checkpoints and folds
+    /// the whole WAL into the database, truncating it, so the next start has no WAL to replay.
+    /// The store still works afterwards (the WAL then grows until the next checkpoint).
+    public func close() throws {
+        checkpointer.stop()
+        try writer.withLock { writer in try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
     /// Background WAL checkpoints run so far (see `SQLiteCheckpointer`).
     var backgroundCheckpoints: Int { checkpointer.passes.load(ordering: .relaxed) }
 
