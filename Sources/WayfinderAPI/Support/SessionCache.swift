@@ -1,4 +1,5 @@
 import WayfinderCore
+import WayfinderStore
 
 /// Decoded states and their rendered bodies by session and revision, so reading or changing
 /// a session that was just used skips decoding and rendering.
@@ -39,7 +40,7 @@ final class SessionCache: Sendable {
     }
 
     private static let shardCount = 32
-    private let shards: [Locked<[String: Entry]>]
+    private let shards: [Locked<[SessionKey: Entry]>]
     private let perShard: Int
 
     init(capacity: Int) {
@@ -47,8 +48,8 @@ final class SessionCache: Sendable {
         shards = (0..<Self.shardCount).map { _ in Locked([:]) }
     }
 
-    private func shard(_ id: String) -> Locked<[String: Entry]> {
-        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+    private func shard(_ key: SessionKey) -> Locked<[SessionKey: Entry]> {
+        shards[Int(key.shardHint % UInt(Self.shardCount))]
     }
 
     /// The decoded state of `revision`, if cached.
@@ -64,8 +65,9 @@ final class SessionCache: Sendable {
     /// Reads one field of an entry under the lock (copying only what is asked for).
     private func lookup<T: Sendable>(_ id: String, revision: Int, _ field: (Entry) -> T?) -> T? {
         guard perShard > 0 else { return nil }
-        return shard(id).withLock { table in
-            guard let entry = table[id], entry.revision == revision else { return nil }
+        let key = SessionKey(id)
+        return shard(key).withLock { table in
+            guard let entry = table[key], entry.revision == revision else { return nil }
             return field(entry)
         }
     }
@@ -73,19 +75,22 @@ final class SessionCache: Sendable {
     /// The session's render memo, from any revision.
     func memo(_ id: String) -> RenderMemo? {
         guard perShard > 0 else { return nil }
-        return shard(id).withLock { table in table[id]?.memo }
+        let key = SessionKey(id)
+        return shard(key).withLock { table in table[key]?.memo }
     }
 
     /// The memo of the session's last stored encoding, from any revision.
     func storedMemo(_ id: String) -> StateCodec.Memo? {
         guard perShard > 0 else { return nil }
-        return shard(id).withLock { table in table[id]?.storedMemo }
+        let key = SessionKey(id)
+        return shard(key).withLock { table in table[key]?.storedMemo }
     }
 
     /// Keeps the memo of the session's last stored encoding (if the session has an entry).
     func putStoredMemo(_ id: String, _ memo: StateCodec.Memo) {
         guard perShard > 0 else { return }
-        shard(id).withLock { table in table[id]?.storedMemo = memo }
+        let key = SessionKey(id)
+        shard(key).withLock { table in table[key]?.storedMemo = memo }
     }
 
     /// Records what is known of `revision`; keeps the other half of an entry of the same revision,
@@ -93,18 +98,20 @@ final class SessionCache: Sendable {
     func put(_ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil, memo: RenderMemo? = nil) {
         guard perShard > 0 else { return }
         let limit = perShard
-        shard(id).withLock { table in
-            if let entry = table[id] {
+        let key = SessionKey(id)
+        shard(key).withLock { table in
+            if let entry = table[key] {
                 entry.merge(revision: revision, state: state, body: body, memo: memo)
                 return
             }
             if table.count >= limit { table.removeAll(keepingCapacity: true) }
-            table[id] = Entry(revision: revision, state: state, body: body, memo: memo)
+            table[key] = Entry(revision: revision, state: state, body: body, memo: memo)
         }
     }
 
     func remove(_ id: String) {
-        _ = shard(id).withLock { $0.removeValue(forKey: id) }
+        let key = SessionKey(id)
+        _ = shard(key).withLock { $0.removeValue(forKey: key) }
     }
 }
 

@@ -30,9 +30,10 @@ public final class MemoryStore: SessionStore {
             _ = expire(now: session.lastUsed)
             guard reserveSlot(maxSessions: maxSessions) else { throw StoreError.sessionLimit }
         }
-        let inserted = shard(for: session.id).entries.withLock { table -> Bool in
-            guard table[session.id] == nil else { return false }
-            table[session.id] = Entry(session: session)
+        let key = SessionKey(session.id)
+        let inserted = shard(for: key).entries.withLock { table -> Bool in
+            guard table[key] == nil else { return false }
+            table[key] = Entry(session: session)
             return true
         }
         if !inserted {
@@ -42,8 +43,9 @@ public final class MemoryStore: SessionStore {
     }
 
     public func load(id: String, now: Int64) -> StoredSession? {
-        shard(for: id).entries.withLock { table -> StoredSession? in
-            guard let session = table[id]?.session,
+        let key = SessionKey(id)
+        return shard(for: key).entries.withLock { table -> StoredSession? in
+            guard let session = table[key]?.session,
                 !configuration.isExpired(lastUsed: session.lastUsed, now: now)
             else { return nil }
             return session
@@ -51,14 +53,15 @@ public final class MemoryStore: SessionStore {
     }
 
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        let outcome = shard(for: session.id).entries.withLock { table -> SaveOutcome in
-            guard let current = table[session.id]?.session.revision else { return .notFound }
+        let key = SessionKey(session.id)
+        let outcome = shard(for: key).entries.withLock { table -> SaveOutcome in
+            guard let current = table[key]?.session.revision else { return .notFound }
             guard current == expectedRevision else { return .conflict(current) }
-            let lastUsed = max(table[session.id]!.session.lastUsed, session.lastUsed)
-            table[session.id]!.session = session
-            table[session.id]!.session.lastUsed = lastUsed
+            let lastUsed = max(table[key]!.session.lastUsed, session.lastUsed)
+            table[key]!.session = session
+            table[key]!.session.lastUsed = lastUsed
             if let idempotency {
-                table[session.id]!.idempotency[idempotency.key] = idempotency
+                table[key]!.idempotency[idempotency.key] = idempotency
             }
             return .saved
         }
@@ -73,16 +76,18 @@ public final class MemoryStore: SessionStore {
     }
 
     public func touch(id: String, now: Int64) throws {
-        let found = shard(for: id).entries.withLock { table -> Bool in
-            guard let lastUsed = table[id]?.session.lastUsed else { return false }
-            if lastUsed < now { table[id]!.session.lastUsed = now }
+        let key = SessionKey(id)
+        let found = shard(for: key).entries.withLock { table -> Bool in
+            guard let lastUsed = table[key]?.session.lastUsed else { return false }
+            if lastUsed < now { table[key]!.session.lastUsed = now }
             return true
         }
         if !found { throw StoreError.notFound }
     }
 
     public func delete(id: String) -> Bool {
-        let removed = shard(for: id).entries.withLock { $0.removeValue(forKey: id) != nil }
+        let key = SessionKey(id)
+        let removed = shard(for: key).entries.withLock { $0.removeValue(forKey: key) != nil }
         if removed {
             storedCount.subtract(1, ordering: .relaxed)
             changes.publish(id, .deleted)
@@ -91,8 +96,9 @@ public final class MemoryStore: SessionStore {
     }
 
     public func idempotencyRecord(sessionID: String, key: String, now: Int64) -> IdempotencyRecord? {
-        shard(for: sessionID).entries.withLock { table -> IdempotencyRecord? in
-            guard let record = table[sessionID]?.idempotency[key],
+        let sessionKey = SessionKey(sessionID)
+        return shard(for: sessionKey).entries.withLock { table -> IdempotencyRecord? in
+            guard let record = table[sessionKey]?.idempotency[key],
                 !configuration.isExpired(createdAt: record.createdAt, now: now)
             else { return nil }
             return record
@@ -104,24 +110,25 @@ public final class MemoryStore: SessionStore {
         var expiredTotal = 0
         for shard in shards {
             let expired = shard.entries.withLock { table -> [String] in
-                var expired: [String] = []
-                var withStaleRecords: [String] = []
-                for (id, entry) in table {
+                var expired: [SessionKey] = []
+                var withStaleRecords: [SessionKey] = []
+                for (key, entry) in table {
                     if configuration.isExpired(lastUsed: entry.session.lastUsed, now: now) {
-                        expired.append(id)
+                        expired.append(key)
                     } else if entry.idempotency.values.contains(where: {
                         configuration.isExpired(createdAt: $0.createdAt, now: now)
                     }) {
-                        withStaleRecords.append(id)
+                        withStaleRecords.append(key)
                     }
                 }
-                for id in expired { table.removeValue(forKey: id) }
-                for id in withStaleRecords {
-                    table[id]!.idempotency = table[id]!.idempotency.filter {
+                var ids: [String] = []
+                for key in expired { if let entry = table.removeValue(forKey: key) { ids.append(entry.session.id) } }
+                for key in withStaleRecords {
+                    table[key]!.idempotency = table[key]!.idempotency.filter {
                         !configuration.isExpired(createdAt: $0.value.createdAt, now: now)
                     }
                 }
-                return expired
+                return ids
             }
             if expired.isEmpty { continue }
             storedCount.subtract(expired.count, ordering: .relaxed)
@@ -150,11 +157,11 @@ public final class MemoryStore: SessionStore {
     }
 
     private final class Shard: Sendable {
-        let entries = Mutex<[String: Entry]>([:])
+        let entries = Mutex<[SessionKey: Entry]>([:])
     }
 
-    private func shard(for id: String) -> Shard {
-        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+    private func shard(for key: SessionKey) -> Shard {
+        shards[Int(key.shardHint % UInt(Self.shardCount))]
     }
 
     /// Counts a new session in unless `maxSessions` are stored.

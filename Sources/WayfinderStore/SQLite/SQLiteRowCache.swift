@@ -13,7 +13,7 @@ import Synchronization
 final class SQLiteRowCache: Sendable {
     private static let shardCount = 32
     private final class Shard: Sendable {
-        let rows = Mutex<[String: StoredSession]>([:])
+        let rows = Mutex<[SessionKey: StoredSession]>([:])
     }
 
     private let shards: [Shard]
@@ -25,14 +25,15 @@ final class SQLiteRowCache: Sendable {
         shards = (0..<Self.shardCount).map { _ in Shard() }
     }
 
-    private func shard(_ id: String) -> Shard {
-        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+    private func shard(_ key: SessionKey) -> Shard {
+        shards[Int(key.shardHint % UInt(Self.shardCount))]
     }
 
     /// The cached row, if any.
     func get(_ id: String) -> StoredSession? {
         guard perShard > 0 else { return nil }
-        return shard(id).rows.withLock { $0[id] }
+        let key = SessionKey(id)
+        return shard(key).rows.withLock { $0[key] }
     }
 
     /// Read before reading SQLite; pass to `fill`.
@@ -43,13 +44,14 @@ final class SQLiteRowCache: Sendable {
     func fill(_ session: StoredSession, seen: UInt64) {
         guard perShard > 0 else { return }
         let limit = perShard
-        shard(session.id).rows.withLock { table in
-            guard epoch.load(ordering: .sequentiallyConsistent) == seen, table[session.id] == nil else { return }
+        let key = SessionKey(session.id)
+        shard(key).rows.withLock { table in
+            guard epoch.load(ordering: .sequentiallyConsistent) == seen, table[key] == nil else { return }
             if table.count >= limit {
                 epoch.add(1, ordering: .sequentiallyConsistent)
                 table.removeAll(keepingCapacity: true)
             }
-            table[session.id] = session
+            table[key] = session
         }
     }
 
@@ -58,8 +60,9 @@ final class SQLiteRowCache: Sendable {
     func wrote(_ id: String, _ change: (inout StoredSession) -> Bool = { _ in false }) {
         epoch.add(1, ordering: .sequentiallyConsistent)
         guard perShard > 0 else { return }
-        shard(id).rows.withLock { table in
-            guard let index = table.index(forKey: id) else { return }
+        let key = SessionKey(id)
+        shard(key).rows.withLock { table in
+            guard let index = table.index(forKey: key) else { return }
             if !change(&table.values[index]) { table.remove(at: index) }
         }
     }
@@ -69,9 +72,10 @@ final class SQLiteRowCache: Sendable {
         epoch.add(1, ordering: .sequentiallyConsistent)
         guard perShard > 0 else { return }
         let limit = perShard
-        shard(session.id).rows.withLock { table in
+        let key = SessionKey(session.id)
+        shard(key).rows.withLock { table in
             if table.count >= limit { table.removeAll(keepingCapacity: true) }
-            table[session.id] = session
+            table[key] = session
         }
     }
 
