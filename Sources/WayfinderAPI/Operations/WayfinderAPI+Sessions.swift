@@ -182,10 +182,11 @@ extension WayfinderAPI {
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and
     /// remembers the state, the body and the screens for its revision.
+    /// A new session (`launchMemo` given) is cached only if there is room: it is not yet in use.
     func render(_ state: SessionState, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
         var memo = launchMemo ?? cache.memo(state.session) ?? RenderMemo()
         let bytes = engine.renderJSON(state, memo: &memo)
-        cache.put(state.session, revision: state.revision, state: state, body: bytes, memo: memo)
+        cache.put(state.session, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
         return bytes
     }
 }

@@ -94,8 +94,12 @@ final class SessionCache: Sendable {
     }
 
     /// Records what is known of `revision`; keeps the other half of an entry of the same revision,
-    /// and the memo of any revision unless a new one is given.
-    func put(_ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil, memo: RenderMemo? = nil) {
+    /// and the memo of any revision unless a new one is given. With `evicting: false` a new entry
+    /// only takes a free place: a burst of new sessions then cannot push out the ones in use.
+    func put(
+        _ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil, memo: RenderMemo? = nil,
+        evicting: Bool = true
+    ) {
         guard perShard > 0 else { return }
         let limit = perShard
         let key = SessionKey(id)
@@ -104,7 +108,10 @@ final class SessionCache: Sendable {
                 entry.merge(revision: revision, state: state, body: body, memo: memo)
                 return
             }
-            if table.count >= limit { table.removeAll(keepingCapacity: true) }
+            if table.count >= limit {
+                guard evicting else { return }
+                table.removeAll(keepingCapacity: true)
+            }
             table[key] = Entry(revision: revision, state: state, body: body, memo: memo)
         }
     }
