@@ -1,10 +1,12 @@
 import Testing
 import WayfinderCore
 
-/// A flow whose list screen shows how deep its stack is: it reads the navigation while rendering,
-/// so its screens must never come from the memo.
-private struct DepthFlow: Flow {
-    let name = "depth"
+/// Pages that can be pushed and a note in the model. With `readsNavigation`, a page's title
+/// shows how deep its stack is: it reads the navigation while rendering, so its screens must
+/// never come from the memo; without, its screens are reused.
+private struct PageFlow: Flow {
+    let name: String
+    let readsNavigation: Bool
     let screens = ["page"]
     let routes = [RouteSpec("deeper", on: ["page"]), RouteSpec("note", params: [ParamSpec("text")], on: ["page"])]
 
@@ -20,31 +22,9 @@ private struct DepthFlow: Flow {
     }
 
     func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        let depth = context.ownScreens.count
         let note = context.model["note"]?.stringValue ?? ""
-        return ScreenContent(title: "Page of \(depth)", components: [.text(note)])
-    }
-}
-
-/// The same without reading the navigation: its screens are reused.
-private struct PlainFlow: Flow {
-    let name = "plain"
-    let screens = ["page"]
-    let routes = [RouteSpec("deeper", on: ["page"]), RouteSpec("note", params: [ParamSpec("text")], on: ["page"])]
-
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        context.show("page")
-    }
-
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "deeper": context.push("page")
-        default: context.model["note"] = .string(route.string("text") ?? "")
-        }
-    }
-
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        ScreenContent(title: "Page \(screen.id)", components: [.text(context.model["note"]?.stringValue ?? "")])
+        let title = readsNavigation ? "Page of \(context.ownScreens.count)" : "Page \(screen.id)"
+        return ScreenContent(title: title, components: [.text(note)])
     }
 }
 
@@ -86,7 +66,7 @@ private struct RootFlow: Flow {
     }
 
     @Test func screensThatReadTheNavigationAreRenderedEveryTime() throws {
-        let engine = engine(DepthFlow())
+        let engine = engine(PageFlow(name: "depth", readsNavigation: true))
         var memo = RenderMemo()
         var state = try engine.start(session: "s", context: [:])
         #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
@@ -112,7 +92,7 @@ private struct RootFlow: Flow {
     }
 
     @Test func unchangedScreensAreReusedAndAChangedModelRendersAgain() throws {
-        let engine = engine(PlainFlow())
+        let engine = engine(PageFlow(name: "plain", readsNavigation: false))
         var memo = RenderMemo()
         var state = try engine.start(session: "s", context: [:])
         _ = engine.renderJSON(state, memo: &memo)
@@ -131,7 +111,7 @@ private struct RootFlow: Flow {
     }
 
     @Test func aMemoFromAnotherSessionChangesNothing() throws {
-        let engine = engine(PlainFlow())
+        let engine = engine(PageFlow(name: "plain", readsNavigation: false))
         var memo = RenderMemo()
         var other = try engine.start(session: "a", context: [:])
         other = try engine.reduce(other, .trigger(Route("note", params: ["text": "other"]))).state
