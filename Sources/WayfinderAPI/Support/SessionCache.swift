@@ -62,28 +62,25 @@ final class SessionCache: Sendable {
         lookup(id, revision: revision) { $0.body }
     }
 
-    /// Reads one field of an entry under the lock (copying only what is asked for).
-    private func lookup<T: Sendable>(_ id: String, revision: Int, _ field: (Entry) -> T?) -> T? {
-        guard perShard > 0 else { return nil }
-        let key = SessionKey(id)
-        return shard(key).withLock { table in
-            guard let entry = table[key], entry.revision == revision else { return nil }
-            return field(entry)
-        }
-    }
-
     /// The session's render memo, from any revision.
     func memo(_ id: String) -> RenderMemo? {
-        guard perShard > 0 else { return nil }
-        let key = SessionKey(id)
-        return shard(key).withLock { table in table[key]?.memo }
+        lookup(id, revision: nil) { $0.memo }
     }
 
     /// The memo of the session's last stored encoding, from any revision.
     func storedMemo(_ id: String) -> StateCodec.Memo? {
+        lookup(id, revision: nil) { $0.storedMemo }
+    }
+
+    /// Reads one field of an entry under the lock (copying only what is asked for); with a
+    /// revision, only from an entry of that revision.
+    private func lookup<T: Sendable>(_ id: String, revision: Int?, _ field: (Entry) -> T?) -> T? {
         guard perShard > 0 else { return nil }
         let key = SessionKey(id)
-        return shard(key).withLock { table in table[key]?.storedMemo }
+        return shard(key).withLock { table in
+            guard let entry = table[key], revision == nil || entry.revision == revision else { return nil }
+            return field(entry)
+        }
     }
 
     /// Keeps the memo of the session's last stored encoding (if the session has an entry).

@@ -46,7 +46,7 @@ final class SQLiteWriter {
         updateState = try connection.prepare(
             """
             UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4
-            WHERE id = ?1 AND revision = ?5 AND last_used >= ?6
+            WHERE id = ?1 AND revision = ?6 AND last_used >= ?5
             """)
         selectRevision = try connection.prepare("SELECT revision FROM sessions WHERE id = ?1")
         upsertIdempotency = try connection.prepare(
@@ -112,29 +112,19 @@ final class SQLiteWriter {
 
     private func update(_ session: StoredSession, expectedRevision: Int) throws -> SaveOutcome {
         // Most saves keep `last_used` (callers refresh it at most every ttl/100): try the
-        // statement that does not touch the index first.
-        do {
-            defer { updateState.reset() }
-            try updateState.bind(1, session.id)
-            try updateState.bind(2, session.tokenHash)
-            try updateState.bind(3, session.revision)
-            try updateState.bind(4, session.state)
-            try updateState.bind(5, expectedRevision)
-            try updateState.bind(6, session.lastUsed)
-            try updateState.run()
+        // statement that does not touch the index first. Both number their parameters alike.
+        func changedOneRow(_ statement: SQLiteStatement) throws -> Bool {
+            defer { statement.reset() }
+            try statement.bind(1, session.id)
+            try statement.bind(2, session.tokenHash)
+            try statement.bind(3, session.revision)
+            try statement.bind(4, session.state)
+            try statement.bind(5, session.lastUsed)
+            try statement.bind(6, expectedRevision)
+            try statement.run()
+            return connection.changes == 1
         }
-        if connection.changes == 1 { return .saved }
-        do {
-            defer { updateSession.reset() }
-            try updateSession.bind(1, session.id)
-            try updateSession.bind(2, session.tokenHash)
-            try updateSession.bind(3, session.revision)
-            try updateSession.bind(4, session.state)
-            try updateSession.bind(5, session.lastUsed)
-            try updateSession.bind(6, expectedRevision)
-            try updateSession.run()
-        }
-        if connection.changes == 1 { return .saved }
+        if try changedOneRow(updateState) || changedOneRow(updateSession) { return .saved }
         guard let current = try revision(of: session.id) else { return .notFound }
         return .conflict(currentRevision: current)
     }
