@@ -88,6 +88,19 @@ public final class WayfinderAPI: HTTPHandler {
         answer(request) { endpoint in try dispatch(endpoint, request) }
     }
 
+    /// Group commit: the loops hold their answers while the store (SQLite) leaves their writes in
+    /// one open transaction, committed once per round of events.
+    public func holdsAnswersUntilCommitted() -> Bool {
+        store.deferCommitsOnCurrentThread()
+    }
+
+    public func commitHeldAnswers(mark: inout UInt64) -> Bool {
+        if store.commitDeferred(mark: &mark) { return true }
+        cache.removeAll()
+        logger.log(.error, "group_commit_failed", [("detail", .string("writes rolled back; the answers that reported them are dropped"))])
+        return false
+    }
+
     /// A body too large to read: the contract's earlier checks (path, method, credentials, the
     /// session) still come first, then `413`.
     public func answerWithoutBody(_ head: HTTPRequest) -> HTTPResponse? {

@@ -58,4 +58,21 @@ public protocol SessionStore: Sendable {
 
     /// The notifications published by this store.
     var changes: ChangeFeed { get }
+
+    /// Group commit, for a thread that holds its answers until `commitDeferred(mark:)` (an event
+    /// loop): from now on, writes made on the calling thread may return before they are durable.
+    /// Returns false if the store does not defer (every write is durable when it returns; the
+    /// default).
+    func deferCommitsOnCurrentThread() -> Bool
+
+    /// Makes every write made so far durable (by whichever thread made it) and reports whether
+    /// every write since the previous call with this `mark` (which it advances) became durable:
+    /// false if any was rolled back instead, and with it whatever answers were built on it.
+    /// Start `mark` at 0. The default, for stores that never defer, returns true.
+    func commitDeferred(mark: inout UInt64) -> Bool
+}
+
+extension SessionStore {
+    public func deferCommitsOnCurrentThread() -> Bool { false }
+    public func commitDeferred(mark: inout UInt64) -> Bool { true }
 }

@@ -6,7 +6,8 @@ import WayfinderStore
 ///
 /// Not a second source of truth: an entry is used only for the exact revision it holds, and a
 /// revision's state and rendering never change (the store's compare-and-set guarantees a
-/// revision names one state). Bounded: a full shard is simply cleared.
+/// revision names one state; a group commit that the store rolls back, which would free a revision
+/// to name another state, empties the cache). Bounded: a full shard is simply cleared.
 final class SessionCache: Sendable {
     /// A class, so a lookup retains one reference instead of copying every field out of the
     /// table. `@unchecked Sendable`: entries are read and written only under their shard's lock.
@@ -116,6 +117,11 @@ final class SessionCache: Sendable {
     func remove(_ id: String) {
         let key = SessionKey(id)
         _ = shard(key).withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Empties the cache: after the store rolled back writes whose revisions it may hold.
+    func removeAll() {
+        for shard in shards { shard.withLock { $0.removeAll() } }
     }
 }
 

@@ -33,6 +33,10 @@ final class Connection {
     var isLingering = false
     var isClosed = false
     var lingerBytes = 0
+    /// Its answers wait for the round's commit (`EventLoop.releaseHeld`); `heldProgressed`
+    /// remembers whether the held service call had read new input.
+    var isHeld = false
+    var heldProgressed = false
 
     init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPParserLimits, interest: EpollEvents, deadline: UInt64) {
         self.fd = fd

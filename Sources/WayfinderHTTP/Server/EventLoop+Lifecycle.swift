@@ -2,6 +2,7 @@
 extension EventLoop {
     /// Writes pending output; true when all of it went out and the connection is still open.
     func flush(_ c: Connection) -> Bool {
+        if c.isHeld { return false }  // sent after the round's commit (`releaseHeld`)
         while c.outputOffset < c.output.count {
             let result: Result<Int?, SystemError> = c.output.withUnsafeBytes { all in
                 let rest = UnsafeRawBufferPointer(rebasing: all[c.outputOffset...])

@@ -29,6 +29,11 @@ final class EventLoop: @unchecked Sendable {
     var shutdownDeadline: UInt64 = .max
     var listenerPausedUntil: UInt64 = 0
     var nextConnectionID: UInt64 = 0
+    /// Group commit (`HTTPHandler.holdsAnswersUntilCommitted`): whether answers wait for the
+    /// round's commit, the connections waiting, and the handler's mark.
+    var holdsAnswers = false
+    var held: [Connection] = []
+    var commitMark: UInt64 = 0
     let limits: HTTPParserLimits
     let headerTimeout, bodyTimeout, idleTimeout, lingerTimeout: UInt64
 
@@ -64,6 +69,7 @@ final class EventLoop: @unchecked Sendable {
     /// The loop; returns after shutdown, once every connection is closed or the deadline passed.
     func run() {
         now = monotonicNanoseconds()
+        holdsAnswers = context.handler.holdsAnswersUntilCommitted()
         while true {
             let timeout: Int32
             if nextCheck == .max {
@@ -91,6 +97,7 @@ final class EventLoop: @unchecked Sendable {
                     handle(c, events)
                 }
             }
+            if holdsAnswers { releaseHeld() }
             if now >= nextCheck { checkTimers() }
             if shutdownStarted && (connections.isEmpty || now >= shutdownDeadline) { break }
         }
@@ -204,9 +211,21 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs the state machine, answers what it asks for, flushes, and closes when it is done.
+    /// When answers are held for the round's commit, new output stops here until `releaseHeld`.
     func service(_ c: Connection, progressed: Bool = false) {
+        if c.isHeld {
+            c.heldProgressed = c.heldProgressed || progressed
+            return
+        }
         while !c.isClosed {
+            let before = c.output.count
             let hitHighWater = drive(c)
+            if holdsAnswers && c.output.count != before {
+                c.isHeld = true
+                c.heldProgressed = progressed
+                held.append(c)
+                return
+            }
             guard flush(c) else { break }
             if c.machine.state == .closing && c.stream == nil {
                 beginClose(c)
@@ -218,6 +237,22 @@ final class EventLoop: @unchecked Sendable {
             updateInterest(c)
             updatePhase(c, progressed: progressed)
         }
+    }
+
+    /// After a round: has the handler commit, then sends the held answers, or, if the writes they
+    /// report were lost, closes their connections. Serving a released connection can answer more
+    /// pipelined requests, which are held for another commit.
+    func releaseHeld() {
+        repeat {
+            let committed = context.handler.commitHeldAnswers(mark: &commitMark)
+            let batch = held
+            held.removeAll(keepingCapacity: true)
+            for c in batch {
+                c.isHeld = false
+                guard !c.isClosed else { continue }
+                if committed { service(c, progressed: c.heldProgressed) } else { close(c) }
+            }
+        } while !held.isEmpty
     }
 
     /// Performs actions until the machine waits; returns true when it stopped at the output high-water mark.

@@ -4,7 +4,8 @@ import Synchronization
 /// transaction (its locks, page reads and the cache reset that follows every commit).
 ///
 /// Sound because one process owns the database file (see `SQLiteStore`): every change goes
-/// through the store's writer, which updates this cache after each commit. The one race is a
+/// through the store's writer, which updates this cache as it writes (a group that rolls back
+/// empties it). The one race is a
 /// reader that read a row from SQLite just before a commit and would then put the old row in the
 /// cache. An epoch rules it out: every write bumps it *before* touching the cache, and a reader
 /// fills the cache only if the epoch it saw before reading SQLite is unchanged (checked under the
@@ -55,8 +56,8 @@ final class SQLiteRowCache: Sendable {
         }
     }
 
-    /// After a committed write of `id`: `change` updates the cached row if there is one; a nil
-    /// result drops it. Call with the writer lock held, after the commit.
+    /// After a write of `id`: `change` updates the cached row if there is one; a false result
+    /// drops it. Call with the writer lock held.
     func wrote(_ id: String, _ change: (inout StoredSession) -> Bool = { _ in false }) {
         epoch.add(1, ordering: .sequentiallyConsistent)
         guard perShard > 0 else { return }
@@ -67,7 +68,7 @@ final class SQLiteRowCache: Sendable {
         }
     }
 
-    /// After a committed insert of a new row (no older version of it can be in flight).
+    /// After an insert of a new row (no older version of it can be in flight).
     func created(_ session: StoredSession) {
         epoch.add(1, ordering: .sequentiallyConsistent)
         guard perShard > 0 else { return }
@@ -82,5 +83,13 @@ final class SQLiteRowCache: Sendable {
     /// After a write that touched rows it does not name (bulk inserts): invalidates fills in flight.
     func wroteMany() {
         epoch.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// After a rollback of writes this cache already holds: empties it (and invalidates fills in flight).
+    func forgetAll() {
+        epoch.add(1, ordering: .sequentiallyConsistent)
+        for shard in shards {
+            shard.rows.withLock { $0.removeAll() }
+        }
     }
 }

@@ -23,6 +23,19 @@ import Synchronization
 ///   corrupt the file). `.powerLoss` (`synchronous=FULL`) also `fsync`s the WAL at every commit,
 ///   closing that window at the price of one flush per write.
 ///
+/// Group commit: every write joins one open transaction (the *group*), opened by the first write
+/// after a commit. A thread that called `deferCommitsOnCurrentThread()` (an event loop, which
+/// holds its answers until `commitDeferred(mark:)`) leaves the group open after its write; any
+/// other caller commits it before returning, together with whatever the loops wrote so far. So a
+/// loop answering 20 requests in one round of events pays for one commit, not 20, and `save`
+/// keeps its contract for every other caller. The row cache holds the group's rows from the
+/// moment they are written (a loop answering a read of them holds that answer too, until the
+/// commit), and reads that miss it go through the writing connection while the group is open, so
+/// a session written in the group is never read older. Changes are published after the commit.
+/// If a statement or the commit fails, the whole group is rolled back: the row cache is emptied,
+/// the count reloaded, nothing is published, and `commitDeferred(mark:)` reports the failure so
+/// the loops drop the answers they held.
+///
 /// - Important: One process owns a database file: the cached count assumes no other process
 ///   inserts or deletes sessions.
 public final class SQLiteStore: SessionStore {
@@ -39,6 +52,10 @@ public final class SQLiteStore: SessionStore {
     public let path: String
 
     private let writer: Mutex<SQLiteWriter>
+    /// Mirrors `SQLiteWriter.groupIsOpen` for lock-free checks.
+    private let groupIsOpen = Atomic<Bool>(false)
+    /// Groups rolled back so far (see `commitDeferred(mark:)`).
+    private let groupFailures = Atomic<UInt64>(0)
     private let readers: [ReaderSlot]
     private let nextReader = Atomic<UInt>(0)
     private let storedCount: Atomic<Int>
@@ -93,7 +110,12 @@ public final class SQLiteStore: SessionStore {
 
     deinit {
         checkpointer.stop()
-        writer.withLock { writer in writer.connection.removeWALHook() }
+        let changes = writer.withLock { writer in
+            let changes = try? commitGroup(writer)
+            writer.connection.removeWALHook()
+            return changes ?? []
+        }
+        publish(changes)
     }
 
     /// For a graceful shutdown, after the last request: stops the background checkpoints and folds
@@ -101,26 +123,104 @@ public final class SQLiteStore: SessionStore {
     /// The store still works afterwards (the WAL then grows until the next checkpoint).
     public func close() throws {
         checkpointer.stop()
-        try writer.withLock { writer in try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        let changes = try writer.withLock { writer in
+            let changes = try commitGroup(writer)
+            try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return changes
+        }
+        publish(changes)
+    }
+
+    // MARK: Group commit
+
+    public func deferCommitsOnCurrentThread() -> Bool {
+        pthread_setspecific(DeferringThread.key, Unmanaged.passUnretained(self).toOpaque())
+        return true
+    }
+
+    public func commitDeferred(mark: inout UInt64) -> Bool {
+        if groupIsOpen.load(ordering: .sequentiallyConsistent) {
+            // A failure is counted in `groupFailures` (and logged by the caller from the result).
+            if let changes = try? writer.withLock({ writer in try commitGroup(writer) }) {
+                publish(changes)
+            }
+        }
+        let failures = groupFailures.load(ordering: .sequentiallyConsistent)
+        defer { mark = failures }
+        return failures == mark
+    }
+
+    /// Whether the calling thread leaves the group open after its writes.
+    private var callerDefersCommits: Bool {
+        pthread_getspecific(DeferringThread.key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Runs `body` with the writer inside the group (opening it if needed); then, unless the
+    /// caller defers its commits, commits the group and publishes its changes.
+    private func write<T>(_ body: (SQLiteWriter) throws -> T) throws -> T {
+        let defers = callerDefersCommits
+        let (result, changes) = try writer.withLock { writer -> (T, [(id: String, change: SessionChange)]) in
+            if !writer.groupIsOpen {
+                try writer.beginGroup()
+                groupIsOpen.store(true, ordering: .sequentiallyConsistent)
+            }
+            let result: T
+            do {
+                result = try body(writer)
+            } catch {
+                throw abandonGroup(writer, after: error)
+            }
+            return (result, defers ? [] : try commitGroup(writer))
+        }
+        publish(changes)
+        return result
+    }
+
+    /// Commits the group if it is open (the writer lock is held); returns its changes to publish.
+    private func commitGroup(_ writer: SQLiteWriter) throws -> [(id: String, change: SessionChange)] {
+        guard writer.groupIsOpen else { return [] }
+        do {
+            try writer.commitGroup()
+        } catch {
+            throw abandonGroup(writer, after: error)
+        }
+        groupIsOpen.store(false, ordering: .sequentiallyConsistent)
+        defer { writer.groupChanges.removeAll(keepingCapacity: true) }
+        return writer.groupChanges
+    }
+
+    /// After a failed statement or commit: rolls the whole group back, forgets what it wrote and
+    /// counts the failure; returns the error to throw.
+    private func abandonGroup(_ writer: SQLiteWriter, after error: any Error) -> any Error {
+        let error = writer.connection.rollback(after: error)
+        writer.groupIsOpen = false
+        writer.groupChanges.removeAll()
+        rows.forgetAll()
+        if let count = try? writer.storedCount() { storedCount.store(count, ordering: .relaxed) }
+        groupFailures.add(1, ordering: .sequentiallyConsistent)
+        groupIsOpen.store(false, ordering: .sequentiallyConsistent)
+        return error
+    }
+
+    private func publish(_ changes: [(id: String, change: SessionChange)]) {
+        for (id, change) in changes { self.changes.publish(id, change) }
     }
 
     /// Background WAL checkpoints run so far (see `SQLiteCheckpointer`).
     var backgroundCheckpoints: Int { checkpointer.passes.load(ordering: .relaxed) }
 
     public func create(_ session: StoredSession, maxSessions: Int) throws {
-        let (outcome, expired) = try writer.withLock { writer -> (CreateOutcome, [String]) in
-            var expired: [String] = []
+        let outcome = try write { writer -> CreateOutcome in
             if storedCount.load(ordering: .relaxed) >= maxSessions {
-                guard reclaimGate.admit(now: session.lastUsed) else { return (.full, []) }
-                expired = try expireLocked(writer, now: session.lastUsed)
-                guard storedCount.load(ordering: .relaxed) < maxSessions else { return (.full, expired) }
+                guard reclaimGate.admit(now: session.lastUsed) else { return .full }
+                try expireLocked(writer, now: session.lastUsed)
+                guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
-            guard try writer.insert(session) else { return (.duplicate, expired) }
+            guard try writer.insert(session) else { return .duplicate }
             rows.created(session)
             storedCount.add(1, ordering: .relaxed)
-            return (.created, expired)
+            return .created
         }
-        publishDeletions(expired)
         switch outcome {
         case .created: return
         case .full: throw StoreError.sessionLimit
@@ -134,7 +234,11 @@ public final class SQLiteStore: SessionStore {
             session = cached
         } else {
             let seen = rows.currentEpoch()
-            guard let read = try withReader({ try $0.session(id: id) }) else { return nil }
+            // While a group is open the row may be written and not committed: read it through the writer.
+            let read = try groupIsOpen.load(ordering: .sequentiallyConsistent)
+                ? writer.withLock { writer in try writer.ownReads.session(id: id) }
+                : withReader { try $0.session(id: id) }
+            guard let read else { return nil }
             rows.fill(read, seen: seen)
             session = read
         }
@@ -142,7 +246,7 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        let outcome = try writer.withLock { writer in
+        let outcome = try write { writer in
             let outcome = try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
             rows.wrote(session.id) { row in
                 // A conflict or a missing row means the cached row is not what SQLite has: drop it.
@@ -152,20 +256,20 @@ public final class SQLiteStore: SessionStore {
                 row.lastUsed = lastUsed
                 return true
             }
+            if outcome == .saved && session.revision != expectedRevision {
+                writer.groupChanges.append((session.id, .saved(revision: session.revision)))
+            }
             return outcome
         }
         switch outcome {
         case .notFound: throw StoreError.notFound
         case .conflict(let current): throw StoreError.conflict(currentRevision: current)
-        case .saved:
-            if session.revision != expectedRevision {
-                changes.publish(session.id, .saved(revision: session.revision))
-            }
+        case .saved: return
         }
     }
 
     public func touch(id: String, now: Int64) throws {
-        let found = try writer.withLock { writer in
+        let found = try write { writer in
             let found = try writer.touch(id: id, now: now)
             rows.wrote(id) { row in
                 row.lastUsed = max(row.lastUsed, now)
@@ -177,27 +281,29 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func delete(id: String) throws -> Bool {
-        let removed = try writer.withLock { writer -> Bool in
+        try write { writer -> Bool in
             let removed = try writer.delete(id: id)
             rows.wrote(id)
-            if removed { storedCount.subtract(1, ordering: .relaxed) }
+            if removed {
+                storedCount.subtract(1, ordering: .relaxed)
+                writer.groupChanges.append((id, .deleted))
+            }
             return removed
         }
-        if removed { changes.publish(id, .deleted) }
-        return removed
     }
 
     public func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
-        guard let record = try withReader({ try $0.idempotencyRecord(sessionID: sessionID, key: key) }),
+        let read = { (reader: SQLiteReader) in try reader.idempotencyRecord(sessionID: sessionID, key: key) }
+        // While a group is open the record may be written and not committed: read it through the writer.
+        guard let record = try groupIsOpen.load(ordering: .sequentiallyConsistent)
+                ? writer.withLock({ writer in try read(writer.ownReads) }) : withReader(read),
             !configuration.isExpired(createdAt: record.createdAt, now: now)
         else { return nil }
         return record
     }
 
     public func expire(now: Int64) throws -> Int {
-        let expired = try writer.withLock { writer in try expireLocked(writer, now: now) }
-        publishDeletions(expired)
-        return expired.count
+        try write { writer in try expireLocked(writer, now: now) }
     }
 
     public func count(now: Int64) throws -> Int {
@@ -233,42 +339,47 @@ public final class SQLiteStore: SessionStore {
         return try readers[start].reader.withLock { reader in try body(reader) }
     }
 
-    /// The expiry pass; the caller holds the writer lock. Updates the cached count.
-    private func expireLocked(_ writer: SQLiteWriter, now: Int64) throws -> [String] {
+    /// The expiry pass, in the group; the caller holds the writer lock. Updates the cached count;
+    /// returns the number of sessions deleted.
+    @discardableResult
+    private func expireLocked(_ writer: SQLiteWriter, now: Int64) throws -> Int {
         reclaimGate.noteExpiryPass(now: now)
         let expired = try writer.expire(
             sessionCutoff: now &- configuration.ttlMillis,
             recordCutoff: now &- configuration.idempotencyTTLMillis)
         if !expired.isEmpty {
             storedCount.subtract(expired.count, ordering: .relaxed)
-            for id in expired { rows.wrote(id) }
+            for id in expired {
+                rows.wrote(id)
+                writer.groupChanges.append((id, .deleted))
+            }
         }
-        return expired
-    }
-
-    private func publishDeletions(_ ids: [String]) {
-        for id in ids { changes.publish(id, .deleted) }
+        return expired.count
     }
 
     /// Inserts `count` sessions made by `make` in one transaction, without the cap (for tests and
     /// imports); publishes nothing.
     func insertAll(count: Int, _ make: @Sendable (Int) -> StoredSession) throws {
-        try writer.withLock { writer in
-            // A large page cache keeps the transaction from spilling into the WAL page by page;
-            // afterwards back to SQLite's default (2 MB).
-            try writer.connection.execute("PRAGMA cache_size = -262144")
-            let result = Result {
-                try writer.transaction {
-                    for index in 0..<count {
-                        guard try writer.insert(make(index)) else { throw StoreError.duplicateID }
-                    }
-                }
+        // A large page cache keeps the transaction from spilling into the WAL page by page;
+        // afterwards back to SQLite's default (2 MB).
+        try writer.withLock { writer in try writer.connection.execute("PRAGMA cache_size = -262144") }
+        defer { _ = try? writer.withLock { writer in try writer.connection.execute("PRAGMA cache_size = -2000") } }
+        try write { writer in
+            for index in 0..<count {
+                guard try writer.insert(make(index)) else { throw StoreError.duplicateID }
             }
-            try writer.connection.execute("PRAGMA cache_size = -2000")
             rows.wroteMany()
-            try result.get()
             storedCount.add(count, ordering: .relaxed)
         }
+    }
+
+    /// The thread-specific mark of `deferCommitsOnCurrentThread()`: the store the thread defers for.
+    private enum DeferringThread {
+        static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+            return key
+        }()
     }
 
     /// `mkdir -p` of the directory holding `path`.

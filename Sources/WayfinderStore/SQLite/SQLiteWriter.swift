@@ -4,7 +4,13 @@ import CSQLite
 ///
 /// SQLite admits one writer at a time anyway; one connection behind the store's `Mutex` avoids
 /// `SQLITE_BUSY` between our own threads and lets every statement be prepared once.
-final class SQLiteWriter {
+///
+/// Every write runs inside the store's group transaction (see `SQLiteStore`): the `group…`
+/// properties below are its state, touched only with the store's writer lock held.
+///
+/// - Important: `@unchecked Sendable` because it is only ever used inside the store's writer
+///   `Mutex` (which hands it to one thread at a time); it is never shared outside that lock.
+final class SQLiteWriter: @unchecked Sendable {
     enum SaveOutcome: Equatable {
         case saved
         case notFound
@@ -29,9 +35,17 @@ final class SQLiteWriter {
     private let deleteExpired: SQLiteStatement
     private let deleteStaleIdempotency: SQLiteStatement
     private let selectCount: SQLiteStatement
+    /// Reads through the writing connection: they see the open group's uncommitted writes.
+    let ownReads: SQLiteReader
+
+    /// Whether the group transaction is open.
+    var groupIsOpen = false
+    /// Changes made in the open group, published once it commits (dropped if it rolls back).
+    var groupChanges: [(id: String, change: SessionChange)] = []
 
     init(connection: SQLiteConnection) throws {
         self.connection = connection
+        ownReads = try SQLiteReader(connection: connection)
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(
@@ -64,20 +78,19 @@ final class SQLiteWriter {
         selectCount = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
     }
 
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction; rolls back if it or the commit throws.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
-        do {
-            defer { begin.reset() }
-            try begin.run()
-        }
-        do {
-            let result = try body()
-            defer { commit.reset() }
-            try commit.run()
-            return result
-        } catch {
-            throw connection.rollback(after: error)
-        }
+    /// Opens the group transaction (`BEGIN IMMEDIATE`).
+    func beginGroup() throws {
+        defer { begin.reset() }
+        try begin.run()
+        groupIsOpen = true
+    }
+
+    /// Commits the group transaction. On an error the transaction may still be open: the caller
+    /// rolls it back (`SQLiteConnection.rollback(after:)`).
+    func commitGroup() throws {
+        defer { commit.reset() }
+        try commit.run()
+        groupIsOpen = false
     }
 
     /// Inserts a session; false if the id exists.
@@ -96,18 +109,15 @@ final class SQLiteWriter {
         }
     }
 
-    /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`.
+    /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`;
+    /// with `idempotency`, the record too (atomic with the update: both are in the group, and a
+    /// failure rolls the whole group back).
     func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws -> SaveOutcome {
-        guard let idempotency else {
-            return try update(session, expectedRevision: expectedRevision)
+        let outcome = try update(session, expectedRevision: expectedRevision)
+        if outcome == .saved, let idempotency {
+            try upsert(idempotency, sessionID: session.id)
         }
-        return try transaction {
-            let outcome = try update(session, expectedRevision: expectedRevision)
-            if outcome == .saved {
-                try upsert(idempotency, sessionID: session.id)
-            }
-            return outcome
-        }
+        return outcome
     }
 
     private func update(_ session: StoredSession, expectedRevision: Int) throws -> SaveOutcome {
@@ -166,9 +176,9 @@ final class SQLiteWriter {
     }
 
     /// Deletes sessions last used before `sessionCutoff` and idempotency records created before
-    /// `recordCutoff`, in one transaction; returns the deleted sessions' ids.
+    /// `recordCutoff`; returns the deleted sessions' ids.
     func expire(sessionCutoff: Int64, recordCutoff: Int64) throws -> [String] {
-        try transaction {
+        do {
             var ids: [String] = []
             do {
                 defer { selectExpired.reset() }
