@@ -24,7 +24,7 @@ struct TodosFlow: Flow {
     private func addStyle(_ context: FlowContext) -> ModalStyle { context.platform == "phone" ? .fullScreen : .sheet }
 
     func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        var list = context.todoList
+        // The list is decoded from the model only by the routes that use it.
         switch route.name {
         case "addTodo":
             context.present("todoAdd", style: addStyle(context))
@@ -35,14 +35,16 @@ struct TodosFlow: Flow {
             guard !title.trimmed.isEmpty else {
                 return context.reject(screen, "Give the to-do a title.", keeping: ["title": .string(title), "description": .string(description)])
             }
+            var list = context.todoList
             list.add(title: title.trimmed, description: description)
             context.todoList = list
             try context.dismiss()
         case "showTodo":
             let id = route.string("id") ?? ""
-            guard list[id] != nil else { throw NavigationError.invalidParam("id", "no to-do has id '\(id)'") }
+            guard context.todoList[id] != nil else { throw NavigationError.invalidParam("id", "no to-do has id '\(id)'") }
             context.push("todoDetail", params: ["id": .string(id)])
         case "updateTodo":
+            var list = context.todoList
             guard var todo = list[screen.param("id")?.stringValue ?? ""] else {
                 throw NavigationError.invalidParam("id", "this to-do no longer exists")
             }
@@ -59,6 +61,7 @@ struct TodosFlow: Flow {
             context.todoList = list
             try context.pop()
         case "deleteTodo":
+            var list = context.todoList
             list.remove(screen.param("id")?.stringValue ?? "")
             context.todoList = list
             try context.pop()
@@ -85,7 +88,6 @@ struct TodosFlow: Flow {
     }
 
     func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        let list = context.todoList
         switch screen.name {
         case "todoAdd":
             return ScreenContent(
@@ -97,7 +99,7 @@ struct TodosFlow: Flow {
                     .button("Cancel", .secondary, route: "cancel"),
                 ])
         case "todoDetail":
-            let todo = list[screen.param("id")?.stringValue ?? ""] ?? Todo(id: "", title: "Deleted to-do")
+            let todo = context.todoList[screen.param("id")?.stringValue ?? ""] ?? Todo(id: "", title: "Deleted to-do")
             return ScreenContent(
                 title: todo.title,
                 components: screen.noticeComponents + [
@@ -110,7 +112,7 @@ struct TodosFlow: Flow {
                     .button("Delete", .destructive, route: "deleteTodo"),
                 ])
         default:
-            let items: [Component.ListItem] = list.todos.map { todo in
+            let items: [Component.ListItem] = context.todoList.todos.map { todo in
                 .init(id: todo.id, title: todo.title, subtitle: todo.description, checked: todo.completed,
                       action: .init("showTodo", params: ["id": .string(todo.id)]))
             }

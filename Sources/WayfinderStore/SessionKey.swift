@@ -30,26 +30,42 @@ public enum SessionKey: Hashable, Sendable {
     }
 
     /// 22 base64url characters: 21 x 6 bits, then 2 bits and 4 zero bits (the canonical form).
+    /// The first 10 characters fill 60 bits of the high half; the 11th splits 4 / 2; the next 10
+    /// fill 60 bits of the low half after those 2; the last gives the final 2 bits.
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SessionKey? {
         guard bytes.count == 22 else { return nil }
-        var value: UInt128 = 0
-        for index in 0..<21 {
-            guard let sextet = sextet(bytes[index]) else { return nil }
-            value = value << 6 | UInt128(sextet)
+        var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
+        for index in 0..<10 {
+            let sextet = sextets[Int(bytes[index])]
+            invalid |= sextet
+            high = high << 6 | UInt64(sextet)
         }
-        guard let last = sextet(bytes[21]), last & 0xF == 0 else { return nil }
-        value = value << 2 | UInt128(last >> 4)
-        return .compact(UInt64(truncatingIfNeeded: value >> 64), UInt64(truncatingIfNeeded: value))
+        let split = sextets[Int(bytes[10])]
+        invalid |= split
+        high = high << 4 | UInt64(split >> 2)
+        low = UInt64(split & 0x3)
+        for index in 11..<21 {
+            let sextet = sextets[Int(bytes[index])]
+            invalid |= sextet
+            low = low << 6 | UInt64(sextet)
+        }
+        let last = sextets[Int(bytes[21])]
+        invalid |= last
+        // An invalid character maps to 0x40, which no sextet has.
+        guard invalid & 0x40 == 0, last & 0xF == 0 else { return nil }
+        low = low << 2 | UInt64(last >> 4)
+        return .compact(high, low)
     }
 
-    private static func sextet(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+    /// The value of each base64url character; 0x40 for every other byte.
+    private static let sextets: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(byte) - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt8(byte) - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0") + 52
         case UInt8(ascii: "-"): 62
         case UInt8(ascii: "_"): 63
-        default: nil
+        default: 0x40
         }
     }
 }

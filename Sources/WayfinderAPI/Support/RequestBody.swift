@@ -7,15 +7,16 @@ import WayfinderHTTP
 struct RequestBody: Sendable {
     /// The parsed body (`{}` for an empty body).
     let value: JSONValue
-    /// The canonical form of the body, for idempotency fingerprints.
-    let canonical: [UInt8]
+    /// The canonical form of the body, for idempotency fingerprints (computed when asked: only
+    /// requests with an `Idempotency-Key` need it).
+    var canonical: [UInt8] { value.canonicalBytes }
 
     static func read(_ request: HTTPRequest) throws(APIError) -> RequestBody {
-        guard !request.body.isEmpty else { return RequestBody(value: .object([:]), canonical: Array("{}".utf8)) }
+        guard !request.body.isEmpty else { return RequestBody(value: .object([:])) }
         try checkMediaType(request.headers["Content-Type"])
         do {
             let value = try JSONParser.parse(request.body)
-            return RequestBody(value: value, canonical: value.canonicalBytes)
+            return RequestBody(value: value)
         } catch {
             throw .badJSON(error.description)
         }

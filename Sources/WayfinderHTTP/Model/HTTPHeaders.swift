@@ -62,6 +62,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 extension String {
     /// ASCII case-insensitive comparison (header names and tokens are ASCII).
     func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
+        // Native strings know their UTF-8 length: unequal lengths cost no byte comparison.
+        if utf8.count != other.utf8.count { return false }
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {
