@@ -161,13 +161,20 @@ public struct JSONParser {
 
     private mutating func parseString() throws(Error) -> String {
         index += 1  // opening quote
-        var utf8: [UInt8] = []
         let start = index
+        var bits: UInt8 = 0
         // Fast path: no escapes.
         while let c = current, c != UInt8(ascii: "\""), c != UInt8(ascii: "\\") {
             guard c >= 0x20 else { throw fail("control character in string") }
+            bits |= c
             index += 1
         }
+        if current == UInt8(ascii: "\""), bits < 0x80 {
+            // ASCII without escapes (names, routes, ids): the bytes are the string, valid as they are.
+            defer { index += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
+        }
+        var utf8: [UInt8] = []
         utf8.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<index]))
         while true {
             guard let c = current else { throw fail("unterminated string") }
