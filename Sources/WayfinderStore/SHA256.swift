@@ -9,43 +9,51 @@ public enum SHA256 {
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
             0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
         )
-        var schedule = [UInt32](repeating: 0, count: 64)
-
-        // Whole blocks straight from the input, then the padded tail (one or two blocks).
-        let fullBlocks = bytes.count / 64
-        bytes.withUnsafeBufferPointer { input in
-            for block in 0..<fullBlocks {
-                compress(&state, &schedule, UnsafeBufferPointer(rebasing: input[(block * 64)..<(block * 64 + 64)]))
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                // Whole blocks straight from the input, then the padded tail (one or two blocks).
+                let fullBlocks = bytes.count / 64
+                bytes.withUnsafeBufferPointer { input in
+                    for block in 0..<fullBlocks {
+                        compress(&state, w, k, UnsafeBufferPointer(rebasing: input[(block * 64)..<(block * 64 + 64)]))
+                    }
+                }
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                    let rest = bytes.count - fullBlocks * 64
+                    let tailCount = rest < 56 ? 64 : 128
+                    tail.initialize(repeating: 0)
+                    for index in 0..<rest { tail[index] = bytes[fullBlocks * 64 + index] }
+                    tail[rest] = 0x80
+                    let bitLength = UInt64(bytes.count) &* 8
+                    for index in 0..<8 {
+                        tail[tailCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
+                    }
+                    let padded = UnsafeBufferPointer(tail)
+                    for block in 0..<(tailCount / 64) {
+                        compress(&state, w, k, UnsafeBufferPointer(rebasing: padded[(block * 64)..<(block * 64 + 64)]))
+                    }
+                }
             }
         }
-        var tail = Array(bytes[(fullBlocks * 64)...])
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        let bitLength = UInt64(bytes.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) {
-            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
-        tail.withUnsafeBufferPointer { input in
-            for block in 0..<(input.count / 64) {
-                compress(&state, &schedule, UnsafeBufferPointer(rebasing: input[(block * 64)..<(block * 64 + 64)]))
+        return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+            func put(_ word: UInt32, at index: Int) {
+                digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+                digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
             }
+            put(state.0, at: 0); put(state.1, at: 1); put(state.2, at: 2); put(state.3, at: 3)
+            put(state.4, at: 4); put(state.5, at: 5); put(state.6, at: 6); put(state.7, at: 7)
+            count = 32
         }
-
-        var digest = [UInt8]()
-        digest.reserveCapacity(32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            digest.append(UInt8(truncatingIfNeeded: word >> 24))
-            digest.append(UInt8(truncatingIfNeeded: word >> 16))
-            digest.append(UInt8(truncatingIfNeeded: word >> 8))
-            digest.append(UInt8(truncatingIfNeeded: word))
-        }
-        return digest
     }
 
-    /// One 64-byte block of the compression function (FIPS 180-4 §6.2.2).
+    /// One 64-byte block of the compression function (FIPS 180-4 §6.2.2); `w` is scratch for
+    /// the 64-word message schedule.
     private static func compress(
         _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32),
-        _ w: inout [UInt32],
+        _ w: UnsafeMutableBufferPointer<UInt32>,
+        _ k: UnsafeBufferPointer<UInt32>,
         _ block: UnsafeBufferPointer<UInt8>
     ) {
         for t in 0..<16 {

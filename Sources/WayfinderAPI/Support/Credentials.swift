@@ -22,23 +22,30 @@ enum Credentials {
     /// The token of `Authorization: Bearer <token>` (scheme case-insensitive), or, for event
     /// streams, `?access_token=`; the header wins when both are present.
     static func bearerToken(_ request: HTTPRequest, allowQuery: Bool) throws(APIError) -> String {
-        if let header = request.headers["Authorization"] {
-            // Bytes, not Characters: this runs on every request.
-            let bytes = header.utf8
-            let space = UInt8(ascii: " ")
-            let schemeStart = bytes.firstIndex { $0 != space } ?? bytes.endIndex
-            let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
-            let scheme = bytes[schemeStart..<schemeEnd]
-            guard scheme.count == 6, zip(scheme, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else {
-                throw .unauthorized("Authorization must be 'Bearer <token>'.")
+        if var header = request.headers["Authorization"] {
+            enum Parsed { case token(String), badScheme, malformed }
+            // Bytes at integer offsets: this runs on every request.
+            let parsed = header.withUTF8 { bytes -> Parsed in
+                let space = UInt8(ascii: " ")
+                var start = 0, end = bytes.count
+                while start < end, bytes[start] == space { start += 1 }
+                let scheme = start
+                while start < end, bytes[start] != space { start += 1 }
+                guard start - scheme == 6 else { return .badScheme }
+                for (offset, letter) in "bearer".utf8.enumerated() where bytes[scheme + offset] | 0x20 != letter {
+                    return .badScheme
+                }
+                while start < end, bytes[start] == space { start += 1 }
+                while end > start, bytes[end - 1] == space { end -= 1 }
+                guard end > start else { return .badScheme }
+                for index in start..<end where !isTokenByte(bytes[index]) { return .malformed }
+                return .token(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
             }
-            var token = bytes[schemeEnd...].drop { $0 == space }
-            while token.last == space { token = token.dropLast() }
-            guard !token.isEmpty else { throw .unauthorized("Authorization must be 'Bearer <token>'.") }
-            guard token.allSatisfy(isTokenByte), let string = String(token) else {
-                throw .unauthorized("The bearer token is malformed.")
+            switch parsed {
+            case .token(let token): return token
+            case .badScheme: throw .unauthorized("Authorization must be 'Bearer <token>'.")
+            case .malformed: throw .unauthorized("The bearer token is malformed.")
             }
-            return string
         }
         if allowQuery, let token = QueryString.value("access_token", in: request.query), !token.isEmpty {
             return token
