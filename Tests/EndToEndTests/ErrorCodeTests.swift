@@ -75,6 +75,25 @@ import Testing
         #expect(try c.get(s).header("ETag") == "\"1\"")
     }
 
+    /// A token that matched once is remembered (no hash on the next request); a wrong token
+    /// after it, of the same length or not, is still refused, and the right one still works.
+    @Test func aWrongTokenIsRefusedAfterTheRightOneWasUsed() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession()
+        let other = try c.createSession()
+        #expect(try c.call("GET", s.path, token: s.token).status == 200)
+        #expect(try c.call("GET", s.path, token: s.token).status == 200)
+        let sameLength = String(s.token.dropLast()) + (s.token.last == "A" ? "B" : "A")
+        for wrong in [other.token, sameLength, s.token + "A", String(s.token.dropLast())] {
+            expectProblem(try c.call("GET", s.path, token: wrong), 404, "not_found")
+            expectProblem(try c.call("POST", s.path + "/routes", token: wrong, json: #"{"route":"next"}"#), 404, "not_found")
+        }
+        #expect(try c.call("GET", s.path, token: s.token).status == 200)
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+    }
+
     @Test func unknownPathsAndWrongMethods() throws {
         let server = try InProcessServer()
         defer { server.stop() }

@@ -151,9 +151,11 @@ extension WayfinderAPI {
     func authorized(_ id: String, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
         let token = try Credentials.bearerToken(request, allowQuery: allowQueryToken)
         let now = WallClock.nowMillis()
-        guard let session = try metrics.timed("load", { try store.load(id: id, now: now) }),
-            Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token))
-        else { throw APIError.notFound }
+        guard let session = try metrics.timed("load", { try store.load(id: id, now: now) }) else { throw APIError.notFound }
+        if !cache.tokenWasVerified(id, token: token, tokenHash: session.tokenHash) {
+            guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
+            cache.noteVerified(id, token: token, tokenHash: session.tokenHash)
+        }
         if now - session.lastUsed > touchIntervalMillis {
             do { try store.touch(id: id, now: now) } catch {
                 // The read still succeeds; a failed refresh only shortens the idle window.

@@ -15,38 +15,43 @@ enum Endpoint: Sendable, Equatable {
     case file
 
     init(path: String) {
-        switch path {
-        case "/v1/sessions": self = .createSession
-        case "/v1/flows": self = .flows
-        case "/healthz": self = .healthz
-        case "/readyz": self = .readyz
-        case "/metrics": self = .metrics
-        case "/openapi.yaml": self = .openAPI
-        default:
-            guard path.hasPrefix("/v1/") || path == "/v1" else { self = .file; return }
-            self = Self.sessionPath(path.utf8) ?? .unknownAPI
-        }
+        var path = path
+        self = path.withUTF8(Self.match)
     }
 
-    /// `/v1/sessions/{id}` and `/v1/sessions/{id}/{action}`, matched on bytes (this runs on
-    /// every request; `split` would build an array of substrings first).
-    private static func sessionPath(_ path: String.UTF8View) -> Endpoint? {
-        let prefix = "/v1/sessions/".utf8
-        guard path.starts(with: prefix) else { return nil }
-        let rest = path.dropFirst(prefix.count)
-        let slash = rest.firstIndex(of: UInt8(ascii: "/"))
-        let idBytes = rest[..<(slash ?? rest.endIndex)]
-        guard !idBytes.isEmpty, let id = String(idBytes) else { return nil }
-        guard let slash else { return .session(id) }
-        let action = rest[rest.index(after: slash)...]
-        guard !action.contains(UInt8(ascii: "/")) else { return nil }
-        switch String(decoding: action, as: UTF8.self) {
-        case "routes": return .routes(id)
-        case "back": return .back(id)
-        case "tab": return .tab(id)
-        case "deeplinks": return .deepLinks(id)
-        case "events": return .events(id)
-        default: return nil
+    /// Matched on bytes at integer offsets: this runs on every request.
+    private static func match(_ path: UnsafeBufferPointer<UInt8>) -> Endpoint {
+        func equals(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ literal: StaticString) -> Bool {
+            bytes.count == literal.utf8CodeUnitCount
+                && bytes.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+        let all = path[...]
+        if equals(all, "/v1/sessions") { return .createSession }
+        if equals(all, "/v1/flows") { return .flows }
+        if equals(all, "/healthz") { return .healthz }
+        if equals(all, "/readyz") { return .readyz }
+        if equals(all, "/metrics") { return .metrics }
+        if equals(all, "/openapi.yaml") { return .openAPI }
+        guard equals(path.prefix(4), "/v1/") || equals(all, "/v1") else { return .file }
+        return sessionPath(path) ?? .unknownAPI
+
+        /// `/v1/sessions/{id}` and `/v1/sessions/{id}/{action}`.
+        func sessionPath(_ path: UnsafeBufferPointer<UInt8>) -> Endpoint? {
+            let idStart = 13  // "/v1/sessions/".count
+            guard equals(path.prefix(idStart), "/v1/sessions/") else { return nil }
+            let slash = UInt8(ascii: "/")
+            var idEnd = idStart
+            while idEnd < path.count, path[idEnd] != slash { idEnd += 1 }
+            guard idEnd > idStart else { return nil }
+            let id = String(decoding: UnsafeBufferPointer(rebasing: path[idStart..<idEnd]), as: UTF8.self)
+            guard idEnd < path.count else { return .session(id) }
+            let action = path[(idEnd + 1)...]
+            if equals(action, "routes") { return .routes(id) }
+            if equals(action, "back") { return .back(id) }
+            if equals(action, "tab") { return .tab(id) }
+            if equals(action, "deeplinks") { return .deepLinks(id) }
+            if equals(action, "events") { return .events(id) }
+            return nil
         }
     }
 

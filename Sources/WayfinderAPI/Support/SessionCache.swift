@@ -20,6 +20,10 @@ final class SessionCache: Sendable {
         var memo: RenderMemo?
         /// The start of the session's last stored encoding, whatever its revision.
         var storedMemo: StateCodec.Memo?
+        /// The last bearer token that matched the session's stored hash, with that hash: the
+        /// same token again needs no SHA-256 (see `tokenWasVerified`).
+        var verifiedToken: String?
+        var verifiedHash: [UInt8]?
 
         init(revision: Int, state: SessionState?, body: [UInt8]?, memo: RenderMemo?) {
             self.revision = revision
@@ -81,6 +85,30 @@ final class SessionCache: Sendable {
         return shard(key).withLock { table in
             guard let entry = table[key], revision == nil || entry.revision == revision else { return nil }
             return field(entry)
+        }
+    }
+
+    /// Whether `token` is the token last verified for the session against `tokenHash` (the
+    /// stored hash must still be that one). Compared in constant time, like the hashes.
+    ///
+    /// - Note: This keeps the raw token of sessions in use in memory (never on disk: the store
+    ///   has only hashes), which the server's request buffers hold anyway; it spares every
+    ///   request of a session after its first one a SHA-256 (an eighth of a GET's instructions).
+    func tokenWasVerified(_ id: String, token: String, tokenHash: [UInt8]) -> Bool {
+        guard let (known, hash) = lookup(id, revision: nil, { entry in
+            entry.verifiedToken.flatMap { token in entry.verifiedHash.map { (token, $0) } }
+        }) else { return false }
+        return hash == tokenHash && Credentials.constantTimeEqual(Array(known.utf8), Array(token.utf8))
+    }
+
+    /// Remembers that `token` matched `tokenHash` (if the session has an entry).
+    func noteVerified(_ id: String, token: String, tokenHash: [UInt8]) {
+        guard perShard > 0 else { return }
+        let key = SessionKey(id)
+        shard(key).withLock { table in
+            guard let entry = table[key] else { return }
+            entry.verifiedToken = token
+            entry.verifiedHash = tokenHash
         }
     }
 
