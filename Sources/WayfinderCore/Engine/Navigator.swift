@@ -172,9 +172,14 @@ struct Navigator: Sendable {
     /// "exactly as if it had finished itself" — deepest first, telling each parent.
     mutating func prune() throws {
         while true {
-            var owners = Set<String>()
+            // An array, not a set: a session has a handful of owners, and comparing short ids
+            // costs less than hashing them.
+            var owners: [String] = []
+            owners.reserveCapacity(16)
             for location in state.navigation.allLocations {
-                for screen in state.navigation[location]?.screens ?? [] { owners.insert(screen.coordinator) }
+                for screen in state.navigation[location]?.screens ?? [] where !owners.contains(screen.coordinator) {
+                    owners.append(screen.coordinator)
+                }
             }
             guard let orphan = firstOrphan(in: state.coordinators, owners: owners, isRoot: true).orphan else { return }
             let path = state.coordinators.path(to: orphan.id)
@@ -186,7 +191,7 @@ struct Navigator: Sendable {
 
     /// The first coordinator in post-order (children before parents) that is neither the root
     /// nor a container and owns no screen in its subtree; one walk of the tree.
-    private func firstOrphan(in node: Coordinator, owners: Set<String>, isRoot: Bool) -> (orphan: Coordinator?, ownsScreens: Bool) {
+    private func firstOrphan(in node: Coordinator, owners: [String], isRoot: Bool) -> (orphan: Coordinator?, ownsScreens: Bool) {
         var owns = owners.contains(node.id)
         for child in node.children {
             let result = firstOrphan(in: child, owners: owners, isRoot: false)
