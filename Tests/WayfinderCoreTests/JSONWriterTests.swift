@@ -7,6 +7,29 @@ import WayfinderCore
         #expect(value.canonicalString == #""a\"b\\c\nd\re\tf\u0000\u0008\u000c\u001f\u007f/é😀""#)
     }
 
+    /// The check runs eight bytes at a time: every byte that needs escaping is found at every
+    /// offset of a longer string, and bytes next to the special ones (space, `!`, `~`, UTF-8
+    /// continuation bytes) are copied as they are.
+    @Test func findsEverySpecialByteAtEveryOffset() throws {
+        let escaped: [UInt8: String] = [0x00: "\\u0000", 0x1F: "\\u001f", 0x22: "\\\"", 0x5C: "\\\\", 0x7F: "\\u007f", 0x0A: "\\n"]
+        for (special, expected) in escaped {
+            for offset in 0..<24 {
+                var text = Array("ab cd!~éfghijklmnopqrstuvwxyz".utf8.prefix(24))
+                text[offset] = special
+                guard let string = String(validating: text, as: UTF8.self) else { continue }  // split an é
+                var plain = Array(string.utf8)
+                plain.remove(at: offset)
+                let written = JSONValue.string(string).canonicalString
+                let before = String(decoding: plain[..<offset], as: UTF8.self)
+                let after = String(decoding: plain[offset...], as: UTF8.self)
+                #expect(written == "\"" + before + expected + after + "\"", "byte \(special) at \(offset)")
+            }
+        }
+        for clean in ["ab cd!~éfghijklmnopqrstuvwxyz", "0123456789abcdef", "~~~~~~~~ !!!!!!!!", "😀😀😀😀"] {
+            #expect(JSONValue.string(clean).canonicalString == "\"" + clean + "\"")
+        }
+    }
+
     @Test func sortsObjectKeysAtEveryLevel() {
         let value: JSONValue = ["b": 1, "a": ["z": true, "y": nil], "c": [["k": "v", "j": "w"]]]
         #expect(value.canonicalString == #"{"a":{"y":null,"z":true},"b":1,"c":[{"j":"w","k":"v"}]}"#)

@@ -94,13 +94,37 @@ public struct JSONWriter: Sendable {
     private mutating func writeString(_ s: String) {
         // Fast path: most strings (keys, names, ids) need no escaping and are copied at once.
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            if Self.needsEscaping(utf8) { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return true
         }
         if copied != true { writeEscaped(s) }
+    }
+
+    /// Whether any byte is a control character, `"`, `\` or DEL; eight bytes at a time (the
+    /// classic "has a byte less than n" and "has a zero byte" word tests, exact as yes/no).
+    private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let count = utf8.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C), delete = word ^ (ones &* 0x7F)
+            let control = (word &- ones &* 0x20) & ~word
+            let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((delete &- ones) & ~delete)
+            if (control | equal) & high != 0 { return true }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return true }
+            index += 1
+        }
+        return false
     }
 
     private mutating func writeEscaped(_ s: String) {
