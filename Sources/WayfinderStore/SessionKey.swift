@@ -35,20 +35,19 @@ public enum SessionKey: Hashable, Sendable {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SessionKey? {
         guard bytes.count == 22 else { return nil }
         var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
-        for index in 0..<10 {
-            let sextet = sextets[Int(bytes[index])]
-            invalid |= sextet
-            high = high << 6 | UInt64(sextet)
+        func accumulate(_ range: Range<Int>, into word: inout UInt64) {
+            for index in range {
+                let sextet = sextets[Int(bytes[index])]
+                invalid |= sextet
+                word = word << 6 | UInt64(sextet)
+            }
         }
+        accumulate(0..<10, into: &high)
         let split = sextets[Int(bytes[10])]
         invalid |= split
         high = high << 4 | UInt64(split >> 2)
         low = UInt64(split & 0x3)
-        for index in 11..<21 {
-            let sextet = sextets[Int(bytes[index])]
-            invalid |= sextet
-            low = low << 6 | UInt64(sextet)
-        }
+        accumulate(11..<21, into: &low)
         let last = sextets[Int(bytes[21])]
         invalid |= last
         // An invalid character maps to 0x40, which no sextet has.

@@ -5,9 +5,8 @@ import Synchronization
 ///
 /// Sound because one process owns the database file (see `SQLiteStore`): every change goes
 /// through the store's writer, which updates this cache as it writes (a group that rolls back
-/// empties it). The one race is a
-/// reader that read a row from SQLite just before a commit and would then put the old row in the
-/// cache. An epoch rules it out: every write bumps it *before* touching the cache, and a reader
+/// empties it). The one race is a reader that read a row from SQLite just before a commit and
+/// would then put the old row in the cache. An epoch rules it out: every write bumps it *before* touching the cache, and a reader
 /// fills the cache only if the epoch it saw before reading SQLite is unchanged (checked under the
 /// shard's lock) and the row is not there yet. Bounded: a full shard is cleared (and the epoch
 /// bumped, so no fill in flight can land in the emptied shard with an old row).

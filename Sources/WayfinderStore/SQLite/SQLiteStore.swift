@@ -234,11 +234,7 @@ public final class SQLiteStore: SessionStore {
             session = cached
         } else {
             let seen = rows.currentEpoch()
-            // While a group is open the row may be written and not committed: read it through the writer.
-            let read = try groupIsOpen.load(ordering: .sequentiallyConsistent)
-                ? writer.withLock { writer in try writer.ownReads.session(id: id) }
-                : withReader { try $0.session(id: id) }
-            guard let read else { return nil }
+            guard let read = try withReader({ try $0.session(id: id) }) else { return nil }
             rows.fill(read, seen: seen)
             session = read
         }
@@ -293,10 +289,7 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
-        let read = { (reader: SQLiteReader) in try reader.idempotencyRecord(sessionID: sessionID, key: key) }
-        // While a group is open the record may be written and not committed: read it through the writer.
-        guard let record = try groupIsOpen.load(ordering: .sequentiallyConsistent)
-                ? writer.withLock({ writer in try read(writer.ownReads) }) : withReader(read),
+        guard let record = try withReader({ try $0.idempotencyRecord(sessionID: sessionID, key: key) }),
             !configuration.isExpired(createdAt: record.createdAt, now: now)
         else { return nil }
         return record
@@ -328,7 +321,12 @@ public final class SQLiteStore: SessionStore {
     }
 
     /// Runs `body` on a free reader (round-robin, skipping busy ones; waits if all are busy).
+    /// While a group is open, what it wrote is not committed yet: then the read goes through the
+    /// writing connection, which sees it.
     private func withReader<T: Sendable>(_ body: (SQLiteReader) throws -> T) throws -> T {
+        if groupIsOpen.load(ordering: .sequentiallyConsistent) {
+            return try writer.withLock { writer in try body(writer.ownReads) }
+        }
         let start = Int(nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(readers.count))
         for offset in 0..<readers.count {
             let slot = readers[(start + offset) % readers.count]

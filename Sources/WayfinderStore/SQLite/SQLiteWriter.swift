@@ -96,17 +96,22 @@ final class SQLiteWriter: @unchecked Sendable {
     /// Inserts a session; false if the id exists.
     func insert(_ session: StoredSession) throws -> Bool {
         defer { insertSession.reset() }
-        try insertSession.bind(1, session.id)
-        try insertSession.bind(2, session.tokenHash)
-        try insertSession.bind(3, session.revision)
-        try insertSession.bind(4, session.state)
-        try insertSession.bind(5, session.lastUsed)
+        try bindRow(insertSession, session)
         let rc = insertSession.stepCode()
         switch rc {
         case SQLITE_DONE: return true
         case Self.constraintPrimaryKey, Self.constraintUnique: return false
         default: throw insertSession.failure(rc)
         }
+    }
+
+    /// Binds a row's columns as parameters 1 to 5 (the insert and both updates number them alike).
+    private func bindRow(_ statement: SQLiteStatement, _ session: StoredSession) throws {
+        try statement.bind(1, session.id)
+        try statement.bind(2, session.tokenHash)
+        try statement.bind(3, session.revision)
+        try statement.bind(4, session.state)
+        try statement.bind(5, session.lastUsed)
     }
 
     /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`;
@@ -125,11 +130,7 @@ final class SQLiteWriter: @unchecked Sendable {
         // statement that does not touch the index first. Both number their parameters alike.
         func changedOneRow(_ statement: SQLiteStatement) throws -> Bool {
             defer { statement.reset() }
-            try statement.bind(1, session.id)
-            try statement.bind(2, session.tokenHash)
-            try statement.bind(3, session.revision)
-            try statement.bind(4, session.state)
-            try statement.bind(5, session.lastUsed)
+            try bindRow(statement, session)
             try statement.bind(6, expectedRevision)
             try statement.run()
             return connection.changes == 1
