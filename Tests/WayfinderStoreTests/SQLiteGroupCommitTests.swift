@@ -29,9 +29,17 @@ struct SQLiteGroupCommitTests {
             var mark: UInt64 = 0
             try store.create(fresh, maxSessions: 10)
             try store.save(Fixture.next(kept), expectedRevision: 1, idempotency: record)
-            // The writer sees its own group; a reader of the file does not yet; nothing is published.
+            // Both rows are cached, so both checks passed in memory: the statements wait in the
+            // queue, and the cached rows answer loads.
+            #expect(store.queuedStatements == 2)
             #expect(try store.load(id: fresh.id, now: Fixture.t0) == fresh)
             #expect(try store.load(id: kept.id, now: Fixture.t0)?.revision == 2)
+            #expect(throws: StoreError.conflict(currentRevision: 2)) {
+                try store.save(Fixture.next(kept), expectedRevision: 1, idempotency: nil)
+            }
+            #expect(store.queuedStatements == 2)
+            // The writer sees its own group (reading the record runs the queue first); a reader of
+            // the file does not yet; nothing is published.
             #expect(try store.idempotencyRecord(sessionID: kept.id, key: "key-1", now: Fixture.t0) == record)
             #expect(try outside.load(id: fresh.id, now: Fixture.t0) == nil)
             #expect(try outside.load(id: kept.id, now: Fixture.t0)?.revision == 1)
@@ -118,6 +126,128 @@ struct SQLiteGroupCommitTests {
         }
         try store.close()
         #expect(try SQLiteStore(path: path).load(id: session.id, now: Fixture.t0) == session)
+    }
+
+    // MARK: Deferred statements
+
+    @Test func queuedRowsStayCachedThroughEvictionsUntilTheyAreCommitted() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/pinned.sqlite"
+        // One row per shard: every new row clears its shard, except the rows still queued.
+        let store = try SQLiteStore(path: path, rowCacheCapacity: 32)
+        let sessions = (0..<200).map { _ in Fixture.session() }
+        try onOwnThread {
+            _ = store.deferCommitsOnCurrentThread()
+            var mark: UInt64 = 0
+            for session in sessions { try store.create(session, maxSessions: 1_000) }
+            #expect(store.queuedStatements == 200)
+            #expect(store.cachedRows == 200, "a queued row is the only copy of its session")
+            for session in sessions { #expect(try store.load(id: session.id, now: Fixture.t0) == session) }
+            #expect(store.commitDeferred(mark: &mark))
+            #expect(store.queuedStatements == 0)
+        }
+        // Committed: the rows may go again, and the cache is back within its bound once every
+        // shard has taken a new row (640 random ids miss one of 32 shards with odds of 1e-9).
+        let others = (0..<640).map { _ in Fixture.session() }
+        for session in others { try store.create(session, maxSessions: 1_000) }
+        #expect(store.cachedRows <= 32)
+        let reopened = try SQLiteStore(path: path)
+        for session in sessions + others { #expect(try reopened.load(id: session.id, now: Fixture.t0) == session) }
+        #expect(try reopened.count(now: Fixture.t0) == 840)
+    }
+
+    @Test func twoLoopsRacingSavesLoseNoUpdate() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/race.sqlite"
+        let store = try SQLiteStore(path: path, rowCacheCapacity: 64)
+        let sessions = (0..<6).map { _ in Fixture.session() }
+        for session in sessions { try store.create(session, maxSessions: 100) }
+        let rounds = 300
+        let applied = Mutex([Int](repeating: 0, count: sessions.count))
+        let failures = Atomic<Int>(0)
+        runOnThreads(2) { loop in
+            _ = store.deferCommitsOnCurrentThread()
+            var mark: UInt64 = 0
+            for round in 0..<rounds {
+                // A round of "requests": read, change, save; on a conflict read again.
+                for offset in 0..<sessions.count {
+                    let index = (offset + loop + round) % sessions.count
+                    while true {
+                        guard let current = try? store.load(id: sessions[index].id, now: Fixture.t0) else {
+                            failures.add(1, ordering: .relaxed); break
+                        }
+                        do {
+                            try store.save(Fixture.next(current), expectedRevision: current.revision, idempotency: nil)
+                            applied.withLock { $0[index] += 1 }
+                            break
+                        } catch StoreError.conflict {
+                            continue
+                        } catch {
+                            failures.add(1, ordering: .relaxed); break
+                        }
+                    }
+                }
+                if !store.commitDeferred(mark: &mark) { failures.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(store.queuedStatements == 0)
+        let reopened = try SQLiteStore(path: path)
+        let counts = applied.withLock { $0 }
+        for (index, session) in sessions.enumerated() {
+            #expect(counts[index] == 2 * rounds)
+            #expect(try reopened.load(id: session.id, now: Fixture.t0)?.revision == 1 + counts[index])
+        }
+    }
+
+    @Test func aDeleteRunsTheQueuedSaveOfItsSessionFirst() throws {
+        let directory = TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.path + "/delete.sqlite")
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let recorder = ChangeRecorder()
+        let subscription = store.changes.subscribe(session.id) { recorder.record($0) }
+        defer { subscription.cancel() }
+        try onOwnThread {
+            _ = store.deferCommitsOnCurrentThread()
+            var mark: UInt64 = 0
+            try store.save(Fixture.next(session), expectedRevision: 1, idempotency: nil)
+            #expect(store.queuedStatements == 1)
+            #expect(try store.delete(id: session.id))
+            #expect(store.commitDeferred(mark: &mark), "the save ran before the delete: nothing failed")
+        }
+        #expect(try store.load(id: session.id, now: Fixture.t0) == nil)
+        #expect(try store.count(now: Fixture.t0) == 0)
+        #expect(recorder.changes == [.saved(revision: 2), .deleted])
+    }
+
+    @Test func aQueuedInsertThatFailsAtTheCommitFailsTheGroupAndTheLoopIsTold() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/insert.sqlite"
+        let store = try SQLiteStore(path: path)
+        let outside = try SQLiteStore(path: path)
+        let taken = Fixture.session()
+        try outside.create(taken, maxSessions: 10)  // on the file, not in `store`'s cache
+        let bystander = Fixture.session()
+        try store.create(bystander, maxSessions: 10)
+        let clash = Fixture.session(taken.id, state: #"{"stack":["other"]}"#)
+        try onOwnThread {
+            _ = store.deferCommitsOnCurrentThread()
+            var mark: UInt64 = 0
+            try store.save(Fixture.next(bystander), expectedRevision: 1, idempotency: nil)
+            try store.create(clash, maxSessions: 10)  // checked in memory only: queued
+            #expect(store.queuedStatements == 2)
+            #expect(!store.commitDeferred(mark: &mark), "the insert failed at the commit: the held answers must go")
+            #expect(store.queuedStatements == 0)
+            // The whole group is gone, the bystander's save too; what the file has is served.
+            #expect(try store.load(id: bystander.id, now: Fixture.t0) == bystander)
+            #expect(try store.load(id: taken.id, now: Fixture.t0) == taken)
+            #expect(try store.count(now: Fixture.t0) == 2)
+            // And the next group commits.
+            try store.save(Fixture.next(bystander), expectedRevision: 1, idempotency: nil)
+            #expect(store.commitDeferred(mark: &mark))
+        }
+        #expect(try SQLiteStore(path: path).load(id: bystander.id, now: Fixture.t0)?.revision == 2)
     }
 
     /// Runs `body` on a new thread and waits for it.

@@ -25,10 +25,10 @@ public final class MemoryStore: SessionStore {
     }
 
     public func create(_ session: StoredSession, maxSessions: Int) throws {
-        if !reserveSlot(maxSessions: maxSessions) {
+        if !storedCount.increment(ifBelow: maxSessions) {
             guard reclaimGate.admit(now: session.lastUsed) else { throw StoreError.sessionLimit }
             _ = expire(now: session.lastUsed)
-            guard reserveSlot(maxSessions: maxSessions) else { throw StoreError.sessionLimit }
+            guard storedCount.increment(ifBelow: maxSessions) else { throw StoreError.sessionLimit }
         }
         let key = SessionKey(session.id)
         let inserted = shard(for: key).entries.withLock { table -> Bool in
@@ -162,17 +162,5 @@ public final class MemoryStore: SessionStore {
 
     private func shard(for key: SessionKey) -> Shard {
         shards[Int(key.shardHint % UInt(Self.shardCount))]
-    }
-
-    /// Counts a new session in unless `maxSessions` are stored.
-    private func reserveSlot(maxSessions: Int) -> Bool {
-        var current = storedCount.load(ordering: .relaxed)
-        while current < maxSessions {
-            let (exchanged, original) = storedCount.compareExchange(
-                expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
-        }
-        return false
     }
 }

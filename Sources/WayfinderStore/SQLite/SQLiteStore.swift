@@ -36,8 +36,23 @@ import Synchronization
 /// the count reloaded, nothing is published, and `commitDeferred(mark:)` reports the failure so
 /// the loops drop the answers they held.
 ///
+/// Deferred statements: the two writes of the request path do not even take the writer lock.
+/// A `save` of a cached row checks its compare-and-set against that row (the newest revision:
+/// every write goes through this store and updates the cache) and a `create` takes its slot
+/// under the cap in memory; the row is updated (or added) and pinned in the cache, and the
+/// statement is queued, both under the row's shard lock, so statements for one row are queued in
+/// the order their checks passed. The queue runs, in order, inside the group: at the commit
+/// (`commitDeferred`, or any other writer's commit), before any statement run under the writer
+/// lock, and before a read through the writing connection. So the two loops hand the writer lock
+/// over once per round instead of once per request. A queued statement that fails when it runs
+/// (an insert whose id is on the file but was not cached; a save whose row no longer has the
+/// revision its check saw, which only another process writing the file can cause) fails the
+/// group like any other; a save whose row expired in between is dropped (the save came first).
+/// Writes that miss the cache, touches and deletes run their statement at once, holding the
+/// row's shard lock, after the statements queued for that row.
+///
 /// - Important: One process owns a database file: the cached count assumes no other process
-///   inserts or deletes sessions.
+///   inserts or deletes sessions, and the row cache is trusted for compare-and-sets.
 public final class SQLiteStore: SessionStore {
     /// How much a returned `save` survives.
     public enum Durability: Sendable, Equatable {
@@ -62,6 +77,10 @@ public final class SQLiteStore: SessionStore {
     private let reclaimGate: ReclaimGate
     private let checkpointer: SQLiteCheckpointer
     private let rows: SQLiteRowCache
+    /// Deferred statements, in the order their checks passed (see "Deferred statements" above).
+    private let queue = Mutex(StatementQueue())
+    /// Mirrors the queue's length for lock-free checks.
+    private let queued = Atomic<Int>(0)
 
     /// Opens (creating the directory, the file and the schema if needed) the database at `path`.
     ///
@@ -111,7 +130,7 @@ public final class SQLiteStore: SessionStore {
     deinit {
         checkpointer.stop()
         let changes = writer.withLock { writer in
-            let changes = try? commitGroup(writer)
+            let changes = try? flushLocked(writer)
             writer.connection.removeWALHook()
             return changes ?? []
         }
@@ -124,7 +143,7 @@ public final class SQLiteStore: SessionStore {
     public func close() throws {
         checkpointer.stop()
         let changes = try writer.withLock { writer in
-            let changes = try commitGroup(writer)
+            let changes = try flushLocked(writer)
             try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             return changes
         }
@@ -139,9 +158,11 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func commitDeferred(mark: inout UInt64) -> Bool {
-        if groupIsOpen.load(ordering: .sequentiallyConsistent) {
+        // `queued` before `groupIsOpen`: whoever takes the queue opens the group first, so a
+        // statement of this loop is either still queued, or in an open group, or committed.
+        if queued.load(ordering: .sequentiallyConsistent) > 0 || groupIsOpen.load(ordering: .sequentiallyConsistent) {
             // A failure is counted in `groupFailures` (and logged by the caller from the result).
-            if let changes = try? writer.withLock({ writer in try commitGroup(writer) }) {
+            if let changes = try? writer.withLock({ writer in try flushLocked(writer) }) {
                 publish(changes)
             }
         }
@@ -155,17 +176,16 @@ public final class SQLiteStore: SessionStore {
         pthread_getspecific(DeferringThread.key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Runs `body` with the writer inside the group (opening it if needed); then, unless the
-    /// caller defers its commits, commits the group and publishes its changes.
+    /// Runs `body` with the writer inside the group (opening it if needed, after running the
+    /// queued statements); then, unless the caller defers its commits, commits the group and
+    /// publishes its changes.
     private func write<T>(_ body: (SQLiteWriter) throws -> T) throws -> T {
         let defers = callerDefersCommits
         let (result, changes) = try writer.withLock { writer -> (T, [(id: String, change: SessionChange)]) in
-            if !writer.groupIsOpen {
-                try writer.beginGroup()
-                groupIsOpen.store(true, ordering: .sequentiallyConsistent)
-            }
             let result: T
             do {
+                try runQueued(writer)
+                try openGroup(writer)
                 result = try body(writer)
             } catch {
                 throw abandonGroup(writer, after: error)
@@ -176,6 +196,71 @@ public final class SQLiteStore: SessionStore {
         return result
     }
 
+    private func openGroup(_ writer: SQLiteWriter) throws {
+        guard !writer.groupIsOpen else { return }
+        try writer.beginGroup()
+        groupIsOpen.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Queues a deferred statement; returns its sequence number.
+    private func enqueue(_ statement: DeferredStatement) -> UInt64 {
+        queue.withLock { queue in
+            queue.statements.append(statement)
+            queue.lastSeq += 1
+            queued.store(queue.statements.count, ordering: .sequentiallyConsistent)
+            return queue.lastSeq
+        }
+    }
+
+    /// Runs the queued statements in the group, in the order they were queued (the writer lock is
+    /// held). Throws what a statement throws; the caller abandons the group.
+    private func runQueued(_ writer: SQLiteWriter) throws {
+        guard queued.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        try openGroup(writer)  // before the queue empties: see `commitDeferred(mark:)`
+        let (statements, lastSeq) = queue.withLock { queue in
+            defer {
+                queue.statements.removeAll(keepingCapacity: true)
+                queued.store(0, ordering: .sequentiallyConsistent)
+            }
+            return (queue.statements, queue.lastSeq)
+        }
+        for statement in statements {
+            switch statement {
+            case .insert(let session):
+                guard try writer.insert(session) else { throw StoreError.duplicateID }
+            case .save(let session, let expectedRevision, let idempotency):
+                switch try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency) {
+                case .saved:
+                    if session.revision != expectedRevision {
+                        writer.groupChanges.append((session.id, .saved(revision: session.revision)))
+                    }
+                case .notFound:
+                    break  // expired after its check passed: the save came first, the expiry second
+                case .conflict(let current):
+                    throw StoreError.unavailable(
+                        "sqlite: a deferred save expected revision \(expectedRevision), the file has \(current)")
+                }
+            }
+        }
+        writer.groupSeq = lastSeq
+    }
+
+    /// Runs the queued statements and commits the group (the writer lock is held); returns the
+    /// changes to publish.
+    private func flushLocked(_ writer: SQLiteWriter) throws -> [(id: String, change: SessionChange)] {
+        do {
+            try runQueued(writer)
+        } catch {
+            throw abandonGroup(writer, after: error)
+        }
+        return try commitGroup(writer)
+    }
+
+    /// For a caller that does not defer its commits, after a deferred statement: commits it.
+    private func flush() throws {
+        publish(try writer.withLock { writer in try flushLocked(writer) })
+    }
+
     /// Commits the group if it is open (the writer lock is held); returns its changes to publish.
     private func commitGroup(_ writer: SQLiteWriter) throws -> [(id: String, change: SessionChange)] {
         guard writer.groupIsOpen else { return [] }
@@ -184,17 +269,26 @@ public final class SQLiteStore: SessionStore {
         } catch {
             throw abandonGroup(writer, after: error)
         }
+        rows.markDurable(writer.groupSeq)
         groupIsOpen.store(false, ordering: .sequentiallyConsistent)
         defer { writer.groupChanges.removeAll(keepingCapacity: true) }
         return writer.groupChanges
     }
 
-    /// After a failed statement or commit: rolls the whole group back, forgets what it wrote and
-    /// counts the failure; returns the error to throw.
+    /// After a failed statement or commit: rolls the whole group back, drops the statements still
+    /// queued (their checks were made against rows of the failed group), forgets what it wrote and
+    /// counts the failure; returns the error to throw. `groupIsOpen` turns false last, after the
+    /// count: a loop that finds its statement gone also finds the failure. (A `create` racing this
+    /// between the queue's clearing and the count's reload may be stored but left out of the
+    /// count until the next start; its answer is dropped.)
     private func abandonGroup(_ writer: SQLiteWriter, after error: any Error) -> any Error {
         let error = writer.connection.rollback(after: error)
         writer.groupIsOpen = false
         writer.groupChanges.removeAll()
+        queue.withLock { queue in
+            queue.statements.removeAll()
+            queued.store(0, ordering: .sequentiallyConsistent)
+        }
         rows.forgetAll()
         if let count = try? writer.storedCount() { storedCount.store(count, ordering: .relaxed) }
         groupFailures.add(1, ordering: .sequentiallyConsistent)
@@ -209,7 +303,22 @@ public final class SQLiteStore: SessionStore {
     /// Background WAL checkpoints run so far (see `SQLiteCheckpointer`).
     var backgroundCheckpoints: Int { checkpointer.passes.load(ordering: .relaxed) }
 
+    /// Statements queued for the next group (for tests).
+    var queuedStatements: Int { queued.load(ordering: .sequentiallyConsistent) }
+
+    /// Rows in the row cache (for tests).
+    var cachedRows: Int { rows.count }
+
     public func create(_ session: StoredSession, maxSessions: Int) throws {
+        // Deferred: a new id cannot conflict with a compare-and-set, so the insert waits in the
+        // queue (its row pinned in the cache) and the slot under the cap is taken here.
+        if rows.isEnabled, storedCount.increment(ifBelow: maxSessions) {
+            if rows.createPending(session, enqueue: { enqueue(.insert(session)) }) {
+                if !callerDefersCommits { try flush() }
+                return
+            }
+            storedCount.subtract(1, ordering: .relaxed)
+        }
         let outcome = try write { writer -> CreateOutcome in
             if storedCount.load(ordering: .relaxed) >= maxSessions {
                 guard reclaimGate.admit(now: session.lastUsed) else { return .full }
@@ -217,7 +326,7 @@ public final class SQLiteStore: SessionStore {
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
             guard try writer.insert(session) else { return .duplicate }
-            rows.created(session)
+            rows.writing(session.id) { row in row = session }
             storedCount.add(1, ordering: .relaxed)
             return .created
         }
@@ -242,20 +351,38 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+        // The cached row is the newest revision (every write goes through this store and updates
+        // it): check the compare-and-set against it and queue the statement.
+        let check = rows.compareAndSet(session, expected: expectedRevision) {
+            enqueue(.save(session, expectedRevision: expectedRevision, idempotency: idempotency))
+        }
+        switch check {
+        case .saved:
+            if !callerDefersCommits { try flush() }
+            return
+        case .conflict(let current):
+            throw StoreError.conflict(currentRevision: current)
+        case .notCached:
+            break
+        }
         let outcome = try write { writer in
-            let outcome = try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
-            rows.wrote(session.id) { row in
-                // A conflict or a missing row means the cached row is not what SQLite has: drop it.
-                guard outcome == .saved else { return false }
-                let lastUsed = max(row.lastUsed, session.lastUsed)
-                row = session
-                row.lastUsed = lastUsed
-                return true
+            try rows.writing(session.id) { row in
+                // Cached since the check above: statements may have been queued for it since
+                // `write` ran the queue; they go first.
+                if row != nil { try runQueued(writer) }
+                let outcome = try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+                if outcome == .saved, let current = row {
+                    var next = session
+                    next.lastUsed = max(current.lastUsed, session.lastUsed)
+                    row = next
+                } else {
+                    row = nil
+                }
+                if outcome == .saved && session.revision != expectedRevision {
+                    writer.groupChanges.append((session.id, .saved(revision: session.revision)))
+                }
+                return outcome
             }
-            if outcome == .saved && session.revision != expectedRevision {
-                writer.groupChanges.append((session.id, .saved(revision: session.revision)))
-            }
-            return outcome
         }
         switch outcome {
         case .notFound: throw StoreError.notFound
@@ -266,25 +393,33 @@ public final class SQLiteStore: SessionStore {
 
     public func touch(id: String, now: Int64) throws {
         let found = try write { writer in
-            let found = try writer.touch(id: id, now: now)
-            rows.wrote(id) { row in
-                row.lastUsed = max(row.lastUsed, now)
+            try rows.writing(id) { row in
+                if row != nil { try runQueued(writer) }
+                let found = try writer.touch(id: id, now: now)
+                if found, var current = row {
+                    current.lastUsed = max(current.lastUsed, now)
+                    row = current
+                } else if !found {
+                    row = nil
+                }
                 return found
             }
-            return found
         }
         if !found { throw StoreError.notFound }
     }
 
     public func delete(id: String) throws -> Bool {
         try write { writer -> Bool in
-            let removed = try writer.delete(id: id)
-            rows.wrote(id)
-            if removed {
-                storedCount.subtract(1, ordering: .relaxed)
-                writer.groupChanges.append((id, .deleted))
+            try rows.writing(id) { row in
+                if row != nil { try runQueued(writer) }
+                let removed = try writer.delete(id: id)
+                row = nil
+                if removed {
+                    storedCount.subtract(1, ordering: .relaxed)
+                    writer.groupChanges.append((id, .deleted))
+                }
+                return removed
             }
-            return removed
         }
     }
 
@@ -313,6 +448,18 @@ public final class SQLiteStore: SessionStore {
         case created, full, duplicate
     }
 
+    /// A write whose check passed in memory, waiting to run in the group.
+    private enum DeferredStatement: Sendable {
+        case insert(StoredSession)
+        case save(StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?)
+    }
+
+    private struct StatementQueue: Sendable {
+        var statements: [DeferredStatement] = []
+        /// The sequence number of the last statement queued.
+        var lastSeq: UInt64 = 0
+    }
+
     private final class ReaderSlot: Sendable {
         let reader: Mutex<SQLiteReader>
         init(_ reader: consuming sending SQLiteReader) {
@@ -321,11 +468,18 @@ public final class SQLiteStore: SessionStore {
     }
 
     /// Runs `body` on a free reader (round-robin, skipping busy ones; waits if all are busy).
-    /// While a group is open, what it wrote is not committed yet: then the read goes through the
-    /// writing connection, which sees it.
+    /// While a group is open or statements are queued, what they write is not committed yet: then
+    /// the queue is run and the read goes through the writing connection, which sees it.
     private func withReader<T: Sendable>(_ body: (SQLiteReader) throws -> T) throws -> T {
-        if groupIsOpen.load(ordering: .sequentiallyConsistent) {
-            return try writer.withLock { writer in try body(writer.ownReads) }
+        if queued.load(ordering: .sequentiallyConsistent) > 0 || groupIsOpen.load(ordering: .sequentiallyConsistent) {
+            return try writer.withLock { writer in
+                do {
+                    try runQueued(writer)
+                } catch {
+                    throw abandonGroup(writer, after: error)
+                }
+                return try body(writer.ownReads)
+            }
         }
         let start = Int(nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(readers.count))
         for offset in 0..<readers.count {
@@ -348,7 +502,7 @@ public final class SQLiteStore: SessionStore {
         if !expired.isEmpty {
             storedCount.subtract(expired.count, ordering: .relaxed)
             for id in expired {
-                rows.wrote(id)
+                rows.writing(id) { row in row = nil }
                 writer.groupChanges.append((id, .deleted))
             }
         }

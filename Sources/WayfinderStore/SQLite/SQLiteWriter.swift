@@ -42,6 +42,8 @@ final class SQLiteWriter: @unchecked Sendable {
     var groupIsOpen = false
     /// Changes made in the open group, published once it commits (dropped if it rolls back).
     var groupChanges: [(id: String, change: SessionChange)] = []
+    /// The sequence number of the last queued statement run in a group (see `SQLiteStore`).
+    var groupSeq: UInt64 = 0
 
     init(connection: SQLiteConnection) throws {
         self.connection = connection
