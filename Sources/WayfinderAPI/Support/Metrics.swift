@@ -14,34 +14,59 @@ public final class Metrics: Sendable {
             sum += seconds
             total += 1
         }
+        mutating func add(_ other: Histogram) {
+            for index in counts.indices { counts[index] += other.counts[index] }
+            sum += other.sum
+            total += other.total
+        }
     }
 
     private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
+    private struct RouteKey: Hashable { var flow: String; var route: String }
     private struct State {
         var requests: [RequestKey: UInt64] = [:]
         var latency: [String: Histogram] = [:]
-        var routes: [String: UInt64] = [:]  // "flow\u{0}route"
+        var routes: [RouteKey: UInt64] = [:]
         var store: [String: Histogram] = [:]
+
+        mutating func add(_ other: State) {
+            requests.merge(other.requests, uniquingKeysWith: +)
+            routes.merge(other.routes, uniquingKeysWith: +)
+            for (key, histogram) in other.latency { latency[key, default: Histogram()].add(histogram) }
+            for (key, histogram) in other.store { store[key, default: Histogram()].add(histogram) }
+        }
     }
 
-    private let state = Mutex(State())
+    /// Counters per thread group: each event loop records into its own shard (no lock or cache
+    /// line shared with the other loops on every request); `render` adds them up.
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    private static let shardCount = 8
+    private let shards: [Shard] = (0..<Metrics.shardCount).map { _ in Shard() }
     let eventStreams = Atomic<Int>(0)
 
     public init() {}
 
+    /// The calling thread's shard: threads are numbered in turn the first time they record.
+    private var shard: Shard {
+        shards[ThreadNumber.current % Self.shardCount]
+    }
+
     func request(route: String, method: String, status: Int, seconds: Double) {
-        state.withLock {
+        shard.state.withLock {
             $0.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             $0.latency[route, default: Histogram()].observe(seconds)
         }
     }
 
     func routeTriggered(flow: String, route: String) {
-        state.withLock { $0.routes[flow + "\u{0}" + route, default: 0] += 1 }
+        shard.state.withLock { $0.routes[RouteKey(flow: flow, route: route), default: 0] += 1 }
     }
 
     func storeOperation(_ op: String, seconds: Double) {
-        state.withLock { $0.store[op, default: Histogram()].observe(seconds) }
+        shard.state.withLock { $0.store[op, default: Histogram()].observe(seconds) }
     }
 
     /// Times a store call.
@@ -53,7 +78,8 @@ public final class Metrics: Sendable {
 
     /// The exposition text; gauges are read by the caller and passed in.
     func render(openConnections: Int, sessions: Int?) -> String {
-        let snapshot = state.withLock { $0 }
+        var snapshot = State()
+        for shard in shards { snapshot.add(shard.state.withLock { $0 }) }
         var out = ""
         func escape(_ s: String) -> String {
             var r = ""
@@ -96,9 +122,8 @@ public final class Metrics: Sendable {
         }
         out += "# HELP wayfinder_routes_triggered_total Routes applied, by flow and route.\n"
         out += "# TYPE wayfinder_routes_triggered_total counter\n"
-        for key in snapshot.routes.keys.sorted() {
-            let parts = key.split(separator: "\u{0}", maxSplits: 1).map(String.init)
-            out += "wayfinder_routes_triggered_total{flow=\"\(escape(parts[0]))\",route=\"\(escape(parts.count > 1 ? parts[1] : ""))\"} \(snapshot.routes[key]!)\n"
+        for (key, count) in snapshot.routes.sorted(by: { ($0.key.flow, $0.key.route) < ($1.key.flow, $1.key.route) }) {
+            out += "wayfinder_routes_triggered_total{flow=\"\(escape(key.flow))\",route=\"\(escape(key.route))\"} \(count)\n"
         }
         out += "# HELP wayfinder_store_operation_duration_seconds Session store calls, by operation.\n"
         out += "# TYPE wayfinder_store_operation_duration_seconds histogram\n"
@@ -120,5 +145,24 @@ public final class Metrics: Sendable {
         guard withUnsafeMutablePointer(to: &size, { s in withUnsafeMutablePointer(to: &resident) { r in
             withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) } } }) == 2 else { return 0 }
         return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// A small number for each thread that asks, in the order they first ask (one process-wide
+/// thread-specific key, whatever the number of `Metrics` instances).
+private enum ThreadNumber {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+    private static let next = Atomic<Int>(1)
+
+    static var current: Int {
+        let stored = Int(bitPattern: pthread_getspecific(key))
+        if stored != 0 { return stored }
+        let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: number))
+        return number
     }
 }

@@ -52,9 +52,12 @@ public struct Engine: Sendable {
 
     func routes(whenOnTop screen: ScreenInstance, _ navigator: Navigator, reads: NavigationReads?) -> [RouteSpec] {
         var specs: [RouteSpec] = []
+        // One context for the whole chain, acting for each coordinator in turn (a context is a
+        // copy of the navigator: one copy, not one per flow).
+        var context = FlowContext(coordinator: screen.coordinator, navigator: navigator, navigationReads: reads)
         for id in navigator.chain(from: screen.coordinator) {
             guard let flow = try? navigator.flow(of: id) else { continue }
-            let context = FlowContext(coordinator: id, navigator: navigator, navigationReads: reads)
+            context.coordinator = id
             for spec in flow.availableRoutes(whenOnTop: screen, context) where !specs.contains(where: { $0.name == spec.name }) {
                 specs.append(spec)
             }
@@ -66,12 +69,21 @@ public struct Engine: Sendable {
         guard let top = navigator.state.navigation.topScreen else {
             throw NavigationError.routeUnavailable(route: route.name, available: [])
         }
-        for id in navigator.chain(from: top.coordinator) {
-            let flow = try navigator.flow(of: id)
-            let context = FlowContext(coordinator: id, navigator: navigator)
-            guard let spec = flow.availableRoutes(whenOnTop: top, context).first(where: { $0.name == route.name }) else {
-                continue
+        var found: (id: String, spec: RouteSpec)?
+        do {
+            // One read-only context for the chain (see `routes(whenOnTop:)`), gone before the
+            // handling flow changes the navigator.
+            var context = FlowContext(coordinator: top.coordinator, navigator: navigator)
+            for id in navigator.chain(from: top.coordinator) {
+                let flow = try navigator.flow(of: id)
+                context.coordinator = id
+                if let spec = flow.availableRoutes(whenOnTop: top, context).first(where: { $0.name == route.name }) {
+                    found = (id, spec)
+                    break
+                }
             }
+        }
+        if let (id, spec) = found {
             let problems = spec.invalidParams(in: route)
             guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
             try navigator.with(id) { flow, context in try flow.handle(route, on: top, &context) }

@@ -44,7 +44,7 @@ extension Flow {
     }
     /// By default: the declared routes whose `screens` name the screen on top.
     public func availableRoutes(whenOnTop screen: ScreenInstance, _ context: FlowContext) -> [RouteSpec] {
-        routes.filter { $0.screens.contains(screen.name) }
+        routes.filter { $0.isOffered(on: screen.name) }
     }
 }
 

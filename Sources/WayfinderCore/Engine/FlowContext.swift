@@ -3,7 +3,7 @@
 /// set, select, trigger; the Router's popToModule and setRootModule), recorded as transitions.
 public struct FlowContext: Sendable {
     /// The coordinator this context acts for.
-    public let coordinator: String
+    public internal(set) var coordinator: String
     var navigator: Navigator
     /// Set while rendering: notes reads of the navigation (see ``RenderMemo``).
     let navigationReads: NavigationReads?

@@ -29,7 +29,8 @@ public struct Coordinator: Sendable, Hashable, Codable {
 
     public func find(_ id: String) -> Coordinator? {
         if self.id == id { return self }
-        for child in children { if let found = child.find(id) { return found } }
+        // By index: the children are visited in place, not copied out one by one.
+        for index in children.indices { if let found = children[index].find(id) { return found } }
         return nil
     }
 
@@ -42,7 +43,7 @@ public struct Coordinator: Sendable, Hashable, Codable {
     private func collectPath(to id: String, _ path: inout [String]) -> Bool {
         path.append(self.id)
         if self.id == id { return true }
-        for child in children where child.collectPath(to: id, &path) { return true }
+        for index in children.indices where children[index].collectPath(to: id, &path) { return true }
         path.removeLast()
         return false
     }

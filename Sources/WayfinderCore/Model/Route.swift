@@ -52,12 +52,34 @@ public struct RouteSpec: Sendable, Hashable {
     public var name: String
     public var params: [ParamSpec]
     /// Names of screens that, when on top, make this route available through this flow.
-    public var screens: Set<String>
+    public var screens: Set<String> {
+        didSet { screenList = Array(screens) }
+    }
+    /// `screens` as an array: a route is offered on one screen or two, and comparing short names
+    /// costs less than hashing one (this is asked for every route of every flow in the responder
+    /// chain, on every trigger and every rendering).
+    private var screenList: [String]
 
     public init(_ name: String, params: [ParamSpec] = [], on screens: Set<String>) {
         self.name = name
         self.params = params
         self.screens = screens
+        self.screenList = Array(screens)
+    }
+
+    /// Whether the route is offered while screen `name` is on top.
+    public func isOffered(on name: String) -> Bool {
+        screenList.contains(name)
+    }
+
+    public static func == (lhs: RouteSpec, rhs: RouteSpec) -> Bool {
+        lhs.name == rhs.name && lhs.params == rhs.params && lhs.screens == rhs.screens
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(params)
+        hasher.combine(screens)
     }
 
     /// Every missing or ill-typed parameter, in declaration order.

@@ -48,7 +48,7 @@ extension Application {
             lines.append("    label=\(quoted(flow.name));")
             lines.append("    \(quoted(flow.name)) [shape=ellipse];")
             for screen in flow.screens {
-                let routes = flow.routes.filter { $0.screens.contains(screen) }.map(\.name)
+                let routes = flow.routes.filter { $0.isOffered(on: screen) }.map(\.name)
                 // Escape the names, not the `\n` between them: it is DOT's line break.
                 let label = ([screen] + (routes.isEmpty ? [] : [routes.joined(separator: ", ")]))
                     .map(\.dotEscaped).joined(separator: "\\n")

@@ -64,6 +64,12 @@ extension String {
     func asciiCaseInsensitiveEquals(_ other: String) -> Bool {
         // Native strings know their UTF-8 length: unequal lengths cost no byte comparison.
         if utf8.count != other.utf8.count { return false }
+        // Both contiguous (native strings are): compare the bytes in place.
+        if let equal = utf8.withContiguousStorageIfAvailable({ a in
+            other.utf8.withContiguousStorageIfAvailable { b in Self.asciiCaseInsensitiveEquals(a, b) }
+        }), let equal {
+            return equal
+        }
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {
@@ -73,5 +79,17 @@ extension String {
             default: return false
             }
         }
+    }
+
+    /// Two byte runs of the same length, equal but for the case of ASCII letters.
+    private static func asciiCaseInsensitiveEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<a.count {
+            let x = a[index], y = b[index]
+            if x == y { continue }
+            // Differ only in bit 0x20, and that bit makes a lowercase letter: the same letter.
+            let lower = x | 0x20
+            guard x ^ y == 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+        }
+        return true
     }
 }
