@@ -49,6 +49,25 @@ private struct CoverFlow: Flow {
     }
 }
 
+/// A plain root screen and a sheet that comes and goes over it (nothing reads the navigation).
+private struct SheetFlow: Flow {
+    let name = "sheets"
+    let screens = ["base", "sheet"]
+    let routes = [RouteSpec("open", on: ["base"]), RouteSpec("close", on: ["sheet"])]
+
+    func start(_ context: inout FlowContext, option: JSONValue) throws {
+        context.show("base")
+    }
+
+    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
+        if route.name == "open" { context.present("sheet", style: .sheet) } else { try context.dismiss() }
+    }
+
+    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
+        ScreenContent(title: screen.name == "base" ? "Base" : "Sheet \(screen.id)", components: [])
+    }
+}
+
 private struct RootFlow: Flow {
     let name = "app"
     let isContainer = true
@@ -108,6 +127,23 @@ private struct RootFlow: Flow {
         state = try engine.reduce(state, .back(screen: nil)).state
         #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes))
         #expect(memo.lastReused == 1)
+    }
+
+    @Test func aSheetComingAndGoingReusesTheRootAndTheMemoHoldsOnlyWhatIsShown() throws {
+        let engine = engine(SheetFlow())
+        var memo = RenderMemo()
+        var state = try engine.start(session: "s", context: [:])
+        _ = engine.renderJSON(state, memo: &memo)
+        for round in 0..<50 {
+            state = try engine.reduce(state, .trigger(Route("open"))).state
+            #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes), "round \(round)")
+            #expect(memo.lastReused == 1)  // the base; every sheet is a new screen
+            #expect(memo.heldScreens == 2)
+            state = try engine.reduce(state, .trigger(Route("close"))).state
+            #expect(text(engine.renderJSON(state, memo: &memo)) == text(engine.render(state).jsonBytes), "round \(round)")
+            #expect(memo.lastReused == 1)
+            #expect(memo.heldScreens == 1, "the closed sheet is forgotten")
+        }
     }
 
     @Test func aMemoFromAnotherSessionChangesNothing() throws {

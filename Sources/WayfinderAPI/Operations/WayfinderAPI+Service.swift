@@ -15,7 +15,7 @@ extension WayfinderAPI {
     /// `200` while the store answers; otherwise `503 service_unavailable` with `Retry-After`.
     func readiness() throws -> HTTPResponse {
         do {
-            try metrics.timed("ping") { try store.ping() }
+            try metrics.timed(.ping) { try store.ping() }
         } catch {
             logger.log(.warn, "not_ready", [("error", .string("\(error)"))])
             throw APIError.unavailable("\(error)")

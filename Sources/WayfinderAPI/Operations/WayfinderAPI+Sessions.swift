@@ -18,7 +18,7 @@ extension WayfinderAPI {
             let stored = StoredSession(
                 id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded, lastUsed: now)
             do {
-                try metrics.timed("create") { try store.create(stored, maxSessions: configuration.maxSessions) }
+                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions) }
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
@@ -54,7 +54,7 @@ extension WayfinderAPI {
         if let condition = request.headers["If-Match"], !ETag.ifMatch(condition, revision: session.revision) {
             throw APIError.revisionMismatch(currentRevision: session.revision)
         }
-        guard try metrics.timed("delete", { try store.delete(id: id) }) else { throw APIError.notFound }
+        guard try metrics.timed(.delete, { try store.delete(id: id) }) else { throw APIError.notFound }
         cache.remove(id)
         return HTTPResponse(status: 204)
     }
@@ -76,7 +76,7 @@ extension WayfinderAPI {
         let ifMatch = request.headers["If-Match"]
         for _ in 0..<16 {
             if let key, let fingerprint,
-                let record = try metrics.timed("idempotency", { try store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis()) })
+                let record = try metrics.timed(.idempotency, { try store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis()) })
             {
                 guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
                 var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
@@ -109,7 +109,7 @@ extension WayfinderAPI {
                     headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
             }
             do {
-                try metrics.timed("save") { try store.save(next, expectedRevision: session.revision, idempotency: record) }
+                try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
             } catch StoreError.conflict(let current) {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
                 guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
@@ -151,7 +151,7 @@ extension WayfinderAPI {
     func authorized(_ id: String, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
         let token = try Credentials.bearerToken(request, allowQuery: allowQueryToken)
         let now = WallClock.nowMillis()
-        guard let session = try metrics.timed("load", { try store.load(id: id, now: now) }) else { throw APIError.notFound }
+        guard let session = try metrics.timed(.load, { try store.load(id: id, now: now) }) else { throw APIError.notFound }
         if !cache.tokenWasVerified(id, token: token, tokenHash: session.tokenHash) {
             guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
             cache.noteVerified(id, token: token, tokenHash: session.tokenHash)

@@ -21,19 +21,35 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// The store calls that are timed, one histogram each.
+    enum StoreOperation: Int, CaseIterable, Sendable {
+        case load, save, create, delete, idempotency, ping
+
+        var label: String {
+            switch self {
+            case .load: "load"
+            case .save: "save"
+            case .create: "create"
+            case .delete: "delete"
+            case .idempotency: "idempotency"
+            case .ping: "ping"
+            }
+        }
+    }
+
     private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
     private struct RouteKey: Hashable { var flow: String; var route: String }
     private struct State {
         var requests: [RequestKey: UInt64] = [:]
         var latency: [String: Histogram] = [:]
         var routes: [RouteKey: UInt64] = [:]
-        var store: [String: Histogram] = [:]
+        var store = [Histogram](repeating: Histogram(), count: StoreOperation.allCases.count)
 
         mutating func add(_ other: State) {
             requests.merge(other.requests, uniquingKeysWith: +)
             routes.merge(other.routes, uniquingKeysWith: +)
             for (key, histogram) in other.latency { latency[key, default: Histogram()].add(histogram) }
-            for (key, histogram) in other.store { store[key, default: Histogram()].add(histogram) }
+            for index in store.indices { store[index].add(other.store[index]) }
         }
     }
 
@@ -65,12 +81,12 @@ public final class Metrics: Sendable {
         shard.state.withLock { $0.routes[RouteKey(flow: flow, route: route), default: 0] += 1 }
     }
 
-    func storeOperation(_ op: String, seconds: Double) {
-        shard.state.withLock { $0.store[op, default: Histogram()].observe(seconds) }
+    func storeOperation(_ op: StoreOperation, seconds: Double) {
+        shard.state.withLock { $0.store[op.rawValue].observe(seconds) }
     }
 
     /// Times a store call.
-    func timed<T>(_ op: String, _ body: () throws -> T) rethrows -> T {
+    func timed<T>(_ op: StoreOperation, _ body: () throws -> T) rethrows -> T {
         let start = WallClock.monotonicNanos()
         defer { storeOperation(op, seconds: Double(WallClock.monotonicNanos() - start) / 1e9) }
         return try body()
@@ -127,7 +143,9 @@ public final class Metrics: Sendable {
         }
         out += "# HELP wayfinder_store_operation_duration_seconds Session store calls, by operation.\n"
         out += "# TYPE wayfinder_store_operation_duration_seconds histogram\n"
-        histogram("wayfinder_store_operation_duration_seconds", "op", snapshot.store)
+        // Only the operations that happened, like the labelled series above.
+        let store = StoreOperation.allCases.filter { snapshot.store[$0.rawValue].total > 0 }.map { ($0.label, snapshot.store[$0.rawValue]) }
+        histogram("wayfinder_store_operation_duration_seconds", "op", Dictionary(uniqueKeysWithValues: store))
         out += "# HELP wayfinder_event_streams_open Open server-sent event streams.\n"
         out += "# TYPE wayfinder_event_streams_open gauge\n"
         out += "wayfinder_event_streams_open \(eventStreams.load(ordering: .relaxed))\n"

@@ -6,7 +6,9 @@ public struct Application: Sendable {
     /// Flows in registration order (the catalog's order).
     public let flows: [any Flow]
     public let deepLinks: [DeepLinkPattern]
-    let flowsByName: [String: any Flow]
+    /// `flows`' names, in the same order: a handful of short names are found faster by
+    /// comparing them than by hashing one (a lookup per flow called, several per request).
+    let flowNames: [String]
     let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
 
     /// - Parameters:
@@ -23,11 +25,14 @@ public struct Application: Sendable {
         for flow in flows where flow.name != root.name { all.append(flow) }
         self.flows = all
         self.deepLinks = deepLinks
-        self.flowsByName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.flowNames = all.map(\.name)
         self.normalizeContext = context
     }
 
-    public func flow(named name: String) -> (any Flow)? { flowsByName[name] }
+    /// The flow registered under `name` (the first, if two share it).
+    public func flow(named name: String) -> (any Flow)? {
+        flowNames.firstIndex(of: name).map { flows[$0] }
+    }
 
     /// Matches `url` against the patterns (exact, case-sensitive, no query, no trailing slash).
     public func match(deepLink url: String) -> DeepLink? {

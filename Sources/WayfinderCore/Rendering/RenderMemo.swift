@@ -40,6 +40,8 @@ public struct RenderMemo: Sendable {
     var inputs: Inputs?
     var root: Root?
     var screens: [String: Screen] = [:]
+    /// The ids of the modal screens among `screens` (the rest are the root's).
+    var modalIDs: [String] = []
     /// `context` and `coordinators` as JSON: they depend on the inputs alone.
     var contextBytes: [UInt8] = []
     var coordinatorsBytes: [UInt8] = []
@@ -48,6 +50,9 @@ public struct RenderMemo: Sendable {
 
     /// Screens whose bytes the last rendering reused (for tests and diagnostics).
     public internal(set) var lastReused = 0
+
+    /// Screens whose bytes the memo holds (for tests and diagnostics).
+    public var heldScreens: Int { screens.count }
 }
 
 /// Notes whether a flow read the navigation while one screen was being rendered.
@@ -82,8 +87,18 @@ extension Engine {
         // members and its visible screens, written as they are.
         let rootReused = fits && memo.root?.node == navigation.root
         let old = memo.screens
-        var screens: [String: RenderMemo.Screen] = [:]
-        screens.reserveCapacity(old.count + 1)
+        var screens: [String: RenderMemo.Screen]
+        if rootReused {
+            // The root's screens stay as they are: keep the table, less the modal screens that
+            // are gone (those still shown are checked against their instance below).
+            screens = old
+            for id in memo.modalIDs where !navigation.modals.contains(where: { $0.stack.screens.contains { $0.id == id } }) {
+                screens.removeValue(forKey: id)
+            }
+        } else {
+            screens = [:]
+            screens.reserveCapacity(old.count + 1)
+        }
         var reused = 0
         let reads = NavigationReads()
         // Screens rendered in this call that read the navigation: used twice below, kept once.
@@ -133,7 +148,6 @@ extension Engine {
         let root: RenderMemo.Root
         if rootReused, let kept = memo.root {
             root = kept
-            for id in kept.screenIDs { if let screen = old[id] { screens[id] = screen } }
             reused += kept.screenIDs.count
         } else {
             let uncachedBefore = uncached.count
@@ -202,6 +216,7 @@ extension Engine {
 
         memo.inputs = inputs
         memo.screens = screens
+        memo.modalIDs = navigation.modals.flatMap { $0.stack.screens.map(\.id) }
         memo.lastReused = reused
         return w.bytes
     }
