@@ -141,7 +141,7 @@ extension WayfinderAPI {
     /// The flow of the coordinator that owns the top screen (for the routes metric).
     private func handlingFlow(_ route: Route, in state: SessionState) -> String {
         guard let top = state.navigation.topScreen else { return "unknown" }
-        return state.coordinators.find(top.coordinator)?.flow ?? "unknown"
+        return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }
 
     // MARK: Shared

@@ -1,15 +1,39 @@
 /// An application: its flows, the root flow (the launch instructor), deep-link patterns and
 /// how a session's context is read. A team registers its own flows here, as `DemoApp` does.
 public struct Application: Sendable {
-    public let scheme: String
-    public let rootFlow: String
+    /// Everything, behind one reference: an application is copied into every navigator and
+    /// flow context, and one retain costs less than one per field.
+    private final class Storage: Sendable {
+        let scheme: String
+        let rootFlow: String
+        let flows: [any Flow]
+        let deepLinks: [DeepLinkPattern]
+        /// `flows`' names, in the same order: a handful of short names are found faster by
+        /// comparing them than by hashing one (a lookup per flow called, several per request).
+        let flowNames: [String]
+        let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
+
+        init(
+            scheme: String, rootFlow: String, flows: [any Flow], deepLinks: [DeepLinkPattern],
+            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject
+        ) {
+            self.scheme = scheme
+            self.rootFlow = rootFlow
+            self.flows = flows
+            self.deepLinks = deepLinks
+            self.flowNames = flows.map(\.name)
+            self.normalizeContext = normalizeContext
+        }
+    }
+
+    private let storage: Storage
+
+    public var scheme: String { storage.scheme }
+    public var rootFlow: String { storage.rootFlow }
     /// Flows in registration order (the catalog's order).
-    public let flows: [any Flow]
-    public let deepLinks: [DeepLinkPattern]
-    /// `flows`' names, in the same order: a handful of short names are found faster by
-    /// comparing them than by hashing one (a lookup per flow called, several per request).
-    let flowNames: [String]
-    let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
+    public var flows: [any Flow] { storage.flows }
+    public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
+    var normalizeContext: @Sendable (JSONObject) throws -> JSONObject { storage.normalizeContext }
 
     /// - Parameters:
     ///   - root: the application coordinator's flow (a container that picks the first flow).
@@ -19,19 +43,14 @@ public struct Application: Sendable {
         scheme: String, root: any Flow, flows: [any Flow], deepLinks: [DeepLinkPattern],
         context: @escaping @Sendable (JSONObject) throws -> JSONObject = { $0 }
     ) {
-        self.scheme = scheme
-        self.rootFlow = root.name
         var all: [any Flow] = [root]
         for flow in flows where flow.name != root.name { all.append(flow) }
-        self.flows = all
-        self.deepLinks = deepLinks
-        self.flowNames = all.map(\.name)
-        self.normalizeContext = context
+        storage = Storage(scheme: scheme, rootFlow: root.name, flows: all, deepLinks: deepLinks, normalizeContext: context)
     }
 
     /// The flow registered under `name` (the first, if two share it).
     public func flow(named name: String) -> (any Flow)? {
-        flowNames.firstIndex(of: name).map { flows[$0] }
+        storage.flowNames.firstIndex(of: name).map { storage.flows[$0] }
     }
 
     /// Matches `url` against the patterns (exact, case-sensitive, no query, no trailing slash).
@@ -40,7 +59,7 @@ public struct Application: Sendable {
         guard url.hasPrefix(prefix) else { return nil }
         let path = url.dropFirst(prefix.count)
         guard !path.contains("?"), !path.contains("#") else { return nil }
-        for pattern in deepLinks {
+        for pattern in storage.deepLinks {
             if let params = pattern.match(path) { return DeepLink(url: url, pattern: pattern.pattern, params: params) }
         }
         return nil

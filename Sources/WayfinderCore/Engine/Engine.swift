@@ -13,7 +13,8 @@ public struct Engine: Sendable {
         let normalized = try app.normalizeContext(context)
         let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
         var navigator = Navigator(app: app, state: SessionState(session: session, context: normalized, root: root))
-        try navigator.with(root.id) { flow, context in try flow.start(&context, option: .null) }
+        // Dropped if the flow throws: no session exists then.
+        try navigator.withMoved(root.id) { flow, context in try flow.start(&context, option: .null) }
         try navigator.prune()
         navigator.rootReplaced = false
         if let deepLink {
@@ -86,7 +87,8 @@ public struct Engine: Sendable {
         if let (id, spec) = found {
             let problems = spec.invalidParams(in: route)
             guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
-            try navigator.with(id) { flow, context in try flow.handle(route, on: top, &context) }
+            // `reduce` drops the navigator if the flow throws.
+            try navigator.withMoved(id) { flow, context in try flow.handle(route, on: top, &context) }
             return
         }
         throw NavigationError.routeUnavailable(

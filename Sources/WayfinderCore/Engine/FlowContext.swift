@@ -24,7 +24,7 @@ public struct FlowContext: Sendable {
 
     /// This coordinator's view-model data.
     public var data: JSONValue {
-        get { navigator.state.coordinators.find(coordinator)?.data ?? .null }
+        get { navigator.state.coordinators.lookup(coordinator) { $0.data } ?? .null }
         set { navigator.state.coordinators.update(coordinator) { $0.data = newValue } }
     }
 
@@ -41,7 +41,7 @@ public struct FlowContext: Sendable {
     }
 
     /// How this coordinator was placed by its parent.
-    public var placement: Placement { navigator.state.coordinators.find(coordinator)?.placement ?? .push }
+    public var placement: Placement { navigator.state.coordinators.lookup(coordinator) { $0.placement } ?? .push }
 
     /// The screen on top of everything.
     public var topScreen: ScreenInstance? {
@@ -58,11 +58,11 @@ public struct FlowContext: Sendable {
 
     /// The id of this coordinator's running child of flow `name`, if any.
     public func child(running name: String) -> String? {
-        navigator.state.coordinators.find(coordinator)?.children.first { $0.flow == name }?.id
+        navigator.state.coordinators.lookup(coordinator) { node in node.children.first { $0.flow == name }?.id } ?? nil
     }
 
     /// The flow a coordinator runs.
-    public func flowName(of id: String) -> String? { navigator.state.coordinators.find(id)?.flow }
+    public func flowName(of id: String) -> String? { navigator.state.coordinators.lookup(id) { $0.flow } }
 
     // MARK: Showing screens
 

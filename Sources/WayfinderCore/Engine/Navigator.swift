@@ -18,8 +18,8 @@ struct Navigator: Sendable {
     // MARK: Calling flows
 
     func flow(of id: String) throws -> any Flow {
-        guard let node = state.coordinators.find(id) else { throw UnknownFlowError(flow: "coordinator \(id)") }
-        guard let flow = app.flow(named: node.flow) else { throw UnknownFlowError(flow: node.flow) }
+        guard let name = state.coordinators.lookup(id, { $0.flow }) else { throw UnknownFlowError(flow: "coordinator \(id)") }
+        guard let flow = app.flow(named: name) else { throw UnknownFlowError(flow: name) }
         return flow
     }
 
@@ -31,6 +31,21 @@ struct Navigator: Sendable {
         self = context.navigator
         return result
     }
+
+    /// `with` for a caller that drops the navigator when `body` throws (the engine's own calls
+    /// for an action): the navigator moves into the context and back instead of being copied,
+    /// so the flow's first changes do not copy what the two would otherwise share. After a
+    /// throw, this navigator holds whatever the flow had done: the caller must not use it.
+    mutating func withMoved<T>(_ id: String, _ body: (any Flow, inout FlowContext) throws -> T) throws -> T {
+        let flow = try flow(of: id)
+        var context = FlowContext(coordinator: id, navigator: Navigator(app: app, state: Self.placeholder))
+        swap(&self, &context.navigator)
+        defer { swap(&self, &context.navigator) }
+        return try body(flow, &context)
+    }
+
+    /// What a navigator holds while its state is lent to a flow context.
+    private static let placeholder = SessionState(session: "", context: [:], root: Coordinator(id: "", flow: "", placement: .root))
 
     // MARK: Ids
 
@@ -177,8 +192,9 @@ struct Navigator: Sendable {
             var owners: [String] = []
             owners.reserveCapacity(16)
             for location in state.navigation.allLocations {
-                for screen in state.navigation[location]?.screens ?? [] where !owners.contains(screen.coordinator) {
-                    owners.append(screen.coordinator)
+                guard let screens = state.navigation[location]?.screens else { continue }
+                for index in screens.indices where !owners.contains(screens[index].coordinator) {
+                    owners.append(screens[index].coordinator)
                 }
             }
             guard let orphan = firstOrphan(in: state.coordinators, owners: owners, isRoot: true).orphan else { return }
@@ -193,8 +209,8 @@ struct Navigator: Sendable {
     /// nor a container and owns no screen in its subtree; one walk of the tree.
     private func firstOrphan(in node: Coordinator, owners: [String], isRoot: Bool) -> (orphan: Coordinator?, ownsScreens: Bool) {
         var owns = owners.contains(node.id)
-        for child in node.children {
-            let result = firstOrphan(in: child, owners: owners, isRoot: false)
+        for index in node.children.indices {  // in place: no copy of each child
+            let result = firstOrphan(in: node.children[index], owners: owners, isRoot: false)
             if result.orphan != nil { return result }
             owns = owns || result.ownsScreens
         }

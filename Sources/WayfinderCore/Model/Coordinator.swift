@@ -27,6 +27,14 @@ public struct Coordinator: Sendable, Hashable, Codable {
         self.data = data
     }
 
+    /// What `read` gives of the node with this id, without copying the nodes on the way (nor
+    /// the node itself, unless `read` returns it); nil if absent.
+    public func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
+        if self.id == id { return read(self) }
+        for index in children.indices { if let found = children[index].lookup(id, read) { return found } }
+        return nil
+    }
+
     public func find(_ id: String) -> Coordinator? {
         if self.id == id { return self }
         // By index: the children are visited in place, not copied out one by one.
