@@ -118,12 +118,13 @@ extension Engine {
             let screen = renderScreen(instance, presentation, navigator, reads: reads)
             var w = JSONWriter(capacity: 512)
             screen.write(to: &w)
+            let written = w.bytes
             if reads.happened {
-                uncached[instance.id] = w.bytes
+                uncached[instance.id] = written
             } else {
-                screens[instance.id] = RenderMemo.Screen(instance: instance, presentation: presentation, bytes: w.bytes)
+                screens[instance.id] = RenderMemo.Screen(instance: instance, presentation: presentation, bytes: written)
             }
-            return w.bytes
+            return written
         }
 
         func stack(_ location: StackLocation, _ w: inout JSONWriter) {
