@@ -28,10 +28,12 @@ private struct PageFlow: Flow {
     }
 }
 
-/// A root screen that says whether a sheet covers it: it reads the navigation, and a sheet
-/// changes what it shows without changing the root.
+/// A root screen and a sheet that comes and goes over it. With `readsNavigation`, the root says
+/// whether the sheet covers it: it reads the navigation, and the sheet changes what it shows
+/// without changing the root; without, nothing reads the navigation.
 private struct CoverFlow: Flow {
     let name = "cover"
+    var readsNavigation = true
     let screens = ["base", "sheet"]
     let routes = [RouteSpec("open", on: ["base"]), RouteSpec("close", on: ["sheet"])]
 
@@ -44,27 +46,9 @@ private struct CoverFlow: Flow {
     }
 
     func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        guard screen.name == "base" else { return ScreenContent(title: "Sheet", components: []) }
+        guard screen.name == "base" else { return ScreenContent(title: "Sheet \(screen.id)", components: []) }
+        guard readsNavigation else { return ScreenContent(title: "Base", components: []) }
         return ScreenContent(title: context.topScreen?.id == screen.id ? "On top" : "Covered", components: [])
-    }
-}
-
-/// A plain root screen and a sheet that comes and goes over it (nothing reads the navigation).
-private struct SheetFlow: Flow {
-    let name = "sheets"
-    let screens = ["base", "sheet"]
-    let routes = [RouteSpec("open", on: ["base"]), RouteSpec("close", on: ["sheet"])]
-
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        context.show("base")
-    }
-
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        if route.name == "open" { context.present("sheet", style: .sheet) } else { try context.dismiss() }
-    }
-
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        ScreenContent(title: screen.name == "base" ? "Base" : "Sheet \(screen.id)", components: [])
     }
 }
 
@@ -130,7 +114,7 @@ private struct RootFlow: Flow {
     }
 
     @Test func aSheetComingAndGoingReusesTheRootAndTheMemoHoldsOnlyWhatIsShown() throws {
-        let engine = engine(SheetFlow())
+        let engine = engine(CoverFlow(readsNavigation: false))
         var memo = RenderMemo()
         var state = try engine.start(session: "s", context: [:])
         _ = engine.renderJSON(state, memo: &memo)

@@ -31,15 +31,13 @@ public struct Coordinator: Sendable, Hashable, Codable {
     /// the node itself, unless `read` returns it); nil if absent.
     public func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
         if self.id == id { return read(self) }
+        // By index: the children are visited in place, not copied out one by one.
         for index in children.indices { if let found = children[index].lookup(id, read) { return found } }
         return nil
     }
 
     public func find(_ id: String) -> Coordinator? {
-        if self.id == id { return self }
-        // By index: the children are visited in place, not copied out one by one.
-        for index in children.indices { if let found = children[index].find(id) { return found } }
-        return nil
+        lookup(id) { $0 }
     }
 
     /// The ids from the root down to `id` (empty if absent).
