@@ -17,6 +17,10 @@ public protocol SessionStore: Sendable {
     /// The session, or nil if it is absent or expired (`lastUsed` older than the TTL at `now`).
     func load(id: String, now: Int64) throws -> StoredSession?
 
+    /// `load(id:now:)` with the id's table key already made (`key == SessionKey(id)`): a request
+    /// parses its session id once, not once per table it looks in.
+    func load(id: String, key: SessionKey, now: Int64) throws -> StoredSession?
+
     /// Compare-and-set: replaces the session only if its stored revision equals `expectedRevision`.
     ///
     /// `idempotency`, if given, is stored in the same atomic step (replacing a record with the same
@@ -75,4 +79,11 @@ public protocol SessionStore: Sendable {
 extension SessionStore {
     public func deferCommitsOnCurrentThread() -> Bool { false }
     public func commitDeferred(mark: inout UInt64) -> Bool { true }
+}
+
+extension SessionStore {
+    /// Stores that key nothing by `SessionKey` (Redis) need not know it.
+    public func load(id: String, key: SessionKey, now: Int64) throws -> StoredSession? {
+        try load(id: id, now: now)
+    }
 }

@@ -64,6 +64,14 @@ import Testing
         let a = try c.call("GET", "/v1/sessions/AAAAAAAAAAAAAAAAAAAAAA", token: s.token)
         let b = try c.call("GET", s.path, token: other.token)
         var ja = a.json.objectValue ?? [:], jb = b.json.objectValue ?? [:]
+        // Fresh ids: one prefix per process, "-", a counter in base 36; in the header and the body.
+        let ids = [a, b].map { $0.header("X-Request-Id") ?? "" }
+        #expect(ids[0] != ids[1])
+        #expect(ids[0].prefix(7) == ids[1].prefix(7))
+        for (id, response) in zip(ids, [a, b]) {
+            #expect(id.wholeMatch(of: /[A-Za-z0-9_-]{6}-[0-9a-z]+/) != nil, "\(id)")
+            #expect(response.json["requestId"].string == id)
+        }
         #expect(ja.removeValue(forKey: "requestId") != nil && jb.removeValue(forKey: "requestId") != nil)
         #expect(J(ja).canonical == J(jb).canonical)
         // Every session endpoint answers the same way for a wrong token, mutations included.

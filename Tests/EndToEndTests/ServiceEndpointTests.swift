@@ -87,4 +87,29 @@ import Testing
         #expect(index.status == 200)
         #expect(index.contentType?.hasPrefix("text/html") == true)
     }
+
+    @Test func metricsCountInterleavedRequestsExactlyAndMadeUpMethodsAsOther() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        // Alternating routes and statuses: each request's row differs from the one before.
+        for _ in 0..<3 {
+            #expect(try c.call("GET", "/healthz").status == 200)
+            #expect(try c.call("GET", "/readyz").status == 200)
+            #expect(try c.call("POST", "/healthz").status == 405)
+        }
+        for method in ["FROB", "BREW", "PROPFIND"] {
+            #expect(try c.call(method, "/healthz").status == 405)
+        }
+        let text = try c.call("GET", "/metrics").text
+        #expect(text.contains(#"wayfinder_http_requests_total{route="/healthz",method="GET",status="200"} 3"#), "\(text.prefix(3000))")
+        #expect(text.contains(#"wayfinder_http_requests_total{route="/readyz",method="GET",status="200"} 3"#))
+        #expect(text.contains(#"wayfinder_http_requests_total{route="/healthz",method="POST",status="405"} 3"#))
+        #expect(text.contains(#"wayfinder_http_requests_total{route="/healthz",method="other",status="405"} 3"#))
+        #expect(!text.contains("FROB") && !text.contains("PROPFIND"))
+        // Latency: every request of a route in its count, and in the +Inf bucket.
+        #expect(text.contains(#"wayfinder_http_request_duration_seconds_count{route="/healthz"} 9"#))
+        #expect(text.contains(#"wayfinder_http_request_duration_seconds_bucket{route="/healthz",le="+Inf"} 9"#))
+        #expect(text.contains(#"wayfinder_http_request_duration_seconds_bucket{route="/healthz",le="1.0"} 9"#))
+    }
 }

@@ -41,12 +41,13 @@ extension WayfinderAPI {
     // MARK: Read and delete
 
     func readSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorized(id, request, allowQueryToken: false)
+        let key = SessionKey(id)
+        let session = try authorized(id, key: key, request, allowQueryToken: false)
         let etag = ETag.of(session.revision)
         if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
             return HTTPResponse(status: 304, headers: ["ETag": etag])
         }
-        return json(200, try renderedBody(session), ["ETag": etag])
+        return json(200, try renderedBody(session, key: key), ["ETag": etag])
     }
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -149,12 +150,17 @@ extension WayfinderAPI {
     /// The session named by the path if the bearer token matches: `401` without a usable token,
     /// `404` alike for an unknown id and a wrong token.
     func authorized(_ id: String, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
+        try authorized(id, key: SessionKey(id), request, allowQueryToken: allowQueryToken)
+    }
+
+    /// `authorized` with the id's table key made by the caller (`key == SessionKey(id)`).
+    func authorized(_ id: String, key: SessionKey, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
         let token = try Credentials.bearerToken(request, allowQuery: allowQueryToken)
         let now = WallClock.nowMillis()
-        guard let session = try metrics.timed(.load, { try store.load(id: id, now: now) }) else { throw APIError.notFound }
-        if !cache.tokenWasVerified(id, token: token, tokenHash: session.tokenHash) {
+        guard let session = try metrics.timed(.load, { try store.load(id: id, key: key, now: now) }) else { throw APIError.notFound }
+        if !cache.tokenWasVerified(key, token: token, tokenHash: session.tokenHash) {
             guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
-            cache.noteVerified(id, token: token, tokenHash: session.tokenHash)
+            cache.noteVerified(key, token: token, tokenHash: session.tokenHash)
         }
         if now - session.lastUsed > touchIntervalMillis {
             do { try store.touch(id: id, now: now) } catch {
@@ -177,8 +183,8 @@ extension WayfinderAPI {
     }
 
     /// The rendered state of a stored session, from the cache when the revision matches.
-    func renderedBody(_ session: StoredSession) throws -> [UInt8] {
-        if let body = cache.body(session.id, revision: session.revision) { return body }
+    func renderedBody(_ session: StoredSession, key: SessionKey? = nil) throws -> [UInt8] {
+        if let body = cache.body(key ?? SessionKey(session.id), revision: session.revision) { return body }
         return render(try decodedState(session))
     }
 

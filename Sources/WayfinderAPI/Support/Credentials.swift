@@ -13,9 +13,19 @@ enum Credentials {
 
     /// Compares two hashes in time independent of where they differ.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in constantTimeEqual(a, b) } }
+    }
+
+    /// Compares two tokens' bytes in time independent of where they differ (without copying them).
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { a in b.withUTF8 { b in constantTimeEqual(a, b) } }
+    }
+
+    private static func constantTimeEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
-        for index in a.indices { difference |= a[index] ^ b[index] }
+        for index in 0..<a.count { difference |= a[index] ^ b[index] }
         return difference == 0
     }
 
@@ -31,10 +41,13 @@ enum Credentials {
                 while start < end, bytes[start] == space { start += 1 }
                 let scheme = start
                 while start < end, bytes[start] != space { start += 1 }
-                guard start - scheme == 6 else { return .badScheme }
-                for (offset, letter) in "bearer".utf8.enumerated() where bytes[scheme + offset] | 0x20 != letter {
-                    return .badScheme
-                }
+                // "Bearer", any case: OR-ing 0x20 lowercases a letter, and maps no other byte
+                // onto one ('B' | 0x20 == 'b', but nothing but 'B' and 'b' gives 'b').
+                guard start - scheme == 6,
+                    bytes[scheme] | 0x20 == UInt8(ascii: "b"), bytes[scheme + 1] | 0x20 == UInt8(ascii: "e"),
+                    bytes[scheme + 2] | 0x20 == UInt8(ascii: "a"), bytes[scheme + 3] | 0x20 == UInt8(ascii: "r"),
+                    bytes[scheme + 4] | 0x20 == UInt8(ascii: "e"), bytes[scheme + 5] | 0x20 == UInt8(ascii: "r")
+                else { return .badScheme }
                 while start < end, bytes[start] == space { start += 1 }
                 while end > start, bytes[end - 1] == space { end -= 1 }
                 guard end > start else { return .badScheme }

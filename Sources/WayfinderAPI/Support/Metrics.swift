@@ -6,14 +6,20 @@ public final class Metrics: Sendable {
     static let latencyBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
     private struct Histogram {
-        var counts = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count)
+        /// Observations per bucket: `counts[i]` those in (bound i-1, bound i], the last those above
+        /// every bound. The exposition's cumulative counts are summed when rendering.
+        var counts = [UInt64](repeating: 0, count: Metrics.latencyBuckets.count + 1)
         var sum: Double = 0
         var total: UInt64 = 0
         mutating func observe(_ seconds: Double) {
-            for (index, bound) in Metrics.latencyBuckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            var index = 0
+            while index < Metrics.latencyBuckets.count, seconds > Metrics.latencyBuckets[index] { index += 1 }
+            counts[index] += 1
             sum += seconds
             total += 1
         }
+        /// Observations at or below `latencyBuckets[bucket]`.
+        func cumulative(_ bucket: Int) -> UInt64 { counts[...bucket].reduce(0, +) }
         mutating func add(_ other: Histogram) {
             for index in counts.indices { counts[index] += other.counts[index] }
             sum += other.sum
@@ -39,17 +45,49 @@ public final class Metrics: Sendable {
 
     private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
     private struct RouteKey: Hashable { var flow: String; var route: String }
+    /// Values in rows, found through a dictionary; `last` remembers the row used last, which the
+    /// next request of a busy route reuses without hashing its key.
+    private struct Rows<Key: Hashable, Value> {
+        var rows: [(key: Key, value: Value)] = []
+        var index: [Key: Int] = [:]
+        var last = 0
+
+        mutating func update(_ key: Key, new: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
+            if last >= rows.count || rows[last].key != key {
+                if let row = index[key] {
+                    last = row
+                } else {
+                    last = rows.count
+                    index[key] = last
+                    rows.append((key, new()))
+                }
+            }
+            body(&rows[last].value)
+        }
+    }
+
     private struct State {
-        var requests: [RequestKey: UInt64] = [:]
-        var latency: [String: Histogram] = [:]
+        var requests = Rows<RequestKey, UInt64>()
+        var latency = Rows<String, Histogram>()
         var routes: [RouteKey: UInt64] = [:]
         var store = [Histogram](repeating: Histogram(), count: StoreOperation.allCases.count)
 
         mutating func add(_ other: State) {
-            requests.merge(other.requests, uniquingKeysWith: +)
+            for row in other.requests.rows { requests.update(row.key, new: 0) { $0 += row.value } }
+            for row in other.latency.rows { latency.update(row.key, new: Histogram()) { $0.add(row.value) } }
             routes.merge(other.routes, uniquingKeysWith: +)
-            for (key, histogram) in other.latency { latency[key, default: Histogram()].add(histogram) }
             for index in store.indices { store[index].add(other.store[index]) }
+        }
+    }
+
+    /// The methods counted by name; any other token is counted as "other", so a client cannot
+    /// add a series to `/metrics` with every method it makes up.
+    static let countedMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"]
+
+    static func methodLabel(_ method: String) -> String {
+        switch method {
+        case "GET", "POST": method  // the common ones without hashing
+        default: countedMethods.contains(method) ? method : "other"
         }
     }
 
@@ -71,9 +109,10 @@ public final class Metrics: Sendable {
     }
 
     func request(route: String, method: String, status: Int, seconds: Double) {
+        let key = RequestKey(route: route, method: Self.methodLabel(method), status: status)
         shard.state.withLock {
-            $0.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
-            $0.latency[route, default: Histogram()].observe(seconds)
+            $0.requests.update(key, new: 0) { $0 += 1 }
+            $0.latency.update(route, new: Histogram()) { $0.observe(seconds) }
         }
     }
 
@@ -113,7 +152,7 @@ public final class Metrics: Sendable {
             for key in values.keys.sorted() {
                 let h = values[key]!
                 for (index, bound) in Self.latencyBuckets.enumerated() {
-                    out += "\(name)_bucket{\(label)=\"\(escape(key))\",le=\"\(bound)\"} \(h.counts[index])\n"
+                    out += "\(name)_bucket{\(label)=\"\(escape(key))\",le=\"\(bound)\"} \(h.cumulative(index))\n"
                 }
                 out += "\(name)_bucket{\(label)=\"\(escape(key))\",le=\"+Inf\"} \(h.total)\n"
                 out += "\(name)_sum{\(label)=\"\(escape(key))\"} \(h.sum)\n"
@@ -122,12 +161,12 @@ public final class Metrics: Sendable {
         }
         out += "# HELP wayfinder_http_requests_total HTTP requests answered by the API, by route template, method and status.\n"
         out += "# TYPE wayfinder_http_requests_total counter\n"
-        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+        for (key, count) in snapshot.requests.rows.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out += "wayfinder_http_requests_total{route=\"\(escape(key.route))\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
         }
         out += "# HELP wayfinder_http_request_duration_seconds Time to answer a request, by route template.\n"
         out += "# TYPE wayfinder_http_request_duration_seconds histogram\n"
-        histogram("wayfinder_http_request_duration_seconds", "route", snapshot.latency)
+        histogram("wayfinder_http_request_duration_seconds", "route", Dictionary(uniqueKeysWithValues: snapshot.latency.rows.map { ($0.key, $0.value) }))
         out += "# HELP wayfinder_http_open_connections Open client connections.\n"
         out += "# TYPE wayfinder_http_open_connections gauge\n"
         out += "wayfinder_http_open_connections \(openConnections)\n"

@@ -64,7 +64,11 @@ final class SessionCache: Sendable {
 
     /// The rendered body of `revision`, if cached.
     func body(_ id: String, revision: Int) -> [UInt8]? {
-        lookup(id, revision: revision) { $0.body }
+        body(SessionKey(id), revision: revision)
+    }
+
+    func body(_ key: SessionKey, revision: Int) -> [UInt8]? {
+        lookup(key, revision: revision) { $0.body }
     }
 
     /// The session's render memo, from any revision.
@@ -80,8 +84,11 @@ final class SessionCache: Sendable {
     /// Reads one field of an entry under the lock (copying only what is asked for); with a
     /// revision, only from an entry of that revision.
     private func lookup<T: Sendable>(_ id: String, revision: Int?, _ field: (Entry) -> T?) -> T? {
+        lookup(SessionKey(id), revision: revision, field)
+    }
+
+    private func lookup<T: Sendable>(_ key: SessionKey, revision: Int?, _ field: (Entry) -> T?) -> T? {
         guard perShard > 0 else { return nil }
-        let key = SessionKey(id)
         return shard(key).withLock { table in
             guard let entry = table[key], revision == nil || entry.revision == revision else { return nil }
             return field(entry)
@@ -94,17 +101,16 @@ final class SessionCache: Sendable {
     /// - Note: This keeps the raw token of sessions in use in memory (never on disk: the store
     ///   has only hashes), which the server's request buffers hold anyway; it spares every
     ///   request of a session after its first one a SHA-256 (an eighth of a GET's instructions).
-    func tokenWasVerified(_ id: String, token: String, tokenHash: [UInt8]) -> Bool {
-        guard let (known, hash) = lookup(id, revision: nil, { entry in
+    func tokenWasVerified(_ key: SessionKey, token: String, tokenHash: [UInt8]) -> Bool {
+        guard let (known, hash) = lookup(key, revision: nil, { entry in
             entry.verifiedToken.flatMap { token in entry.verifiedHash.map { (token, $0) } }
         }) else { return false }
-        return hash == tokenHash && Credentials.constantTimeEqual(Array(known.utf8), Array(token.utf8))
+        return hash == tokenHash && Credentials.constantTimeEqual(known, token)
     }
 
     /// Remembers that `token` matched `tokenHash` (if the session has an entry).
-    func noteVerified(_ id: String, token: String, tokenHash: [UInt8]) {
+    func noteVerified(_ key: SessionKey, token: String, tokenHash: [UInt8]) {
         guard perShard > 0 else { return }
-        let key = SessionKey(id)
         shard(key).withLock { table in
             guard let entry = table[key] else { return }
             entry.verifiedToken = token

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Header fields and message framing (RFC 9112 §5, §6).
 extension HTTPRequestParser {
     /// Parses the field lines in `fieldsStart..<fieldsEnd` (each ending in CRLF), decides the
@@ -16,8 +18,9 @@ extension HTTPRequestParser {
         try buffer.withUnsafeBufferPointer { buf throws(HTTPError) in
             var ls = fieldsStart
             while ls < fieldsEnd {
-                var le = ls
-                while buf[le] != ASCII.lf { le += 1 }
+                // Every field line ends in CRLF before `fieldsEnd` (checked by `scanHead`).
+                let le = buf.baseAddress!.distance(
+                    to: memchr(buf.baseAddress! + ls, Int32(ASCII.lf), fieldsEnd - ls)!.assumingMemoryBound(to: UInt8.self))
                 let (name, value) = try Self.parseField(buf, ls..<(le - 1))
                 ls = le + 1
                 switch name.count {

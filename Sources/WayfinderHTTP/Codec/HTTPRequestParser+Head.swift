@@ -1,3 +1,5 @@
+import Glibc
+
 /// The parsed request line (RFC 9112 §3).
 struct RequestLine: Sendable {
     var method: String
@@ -61,15 +63,13 @@ extension HTTPRequestParser {
         return false
     }
 
-    /// Index of the next LF at or after `from`, or nil.
+    /// Index of the next LF at or after `from`, or nil (libc's `memchr`: a head is scanned a
+    /// vector at a time, not a byte at a time).
     func findLF(from: Int) -> Int? {
         buffer.withUnsafeBufferPointer { buf -> Int? in
-            var i = from
-            while i < buf.count {
-                if buf[i] == ASCII.lf { return i }
-                i += 1
-            }
-            return nil
+            guard from < buf.count, let base = buf.baseAddress else { return nil }
+            guard let found = memchr(base + from, Int32(ASCII.lf), buf.count - from) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -98,8 +98,9 @@ extension HTTPRequestParser {
 
     /// HTTP-version = "HTTP/" DIGIT "." DIGIT (RFC 9112 §2.3).
     static func parseVersion(_ buf: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) throws(HTTPError) -> HTTPVersion {
-        let prefix: [UInt8] = Array("HTTP/".utf8)
-        guard r.count == 8, (0..<5).allSatisfy({ buf[r.lowerBound + $0] == prefix[$0] }),
+        let b = r.lowerBound
+        guard r.count == 8, buf[b] == UInt8(ascii: "H"), buf[b + 1] == UInt8(ascii: "T"), buf[b + 2] == UInt8(ascii: "T"),
+            buf[b + 3] == UInt8(ascii: "P"), buf[b + 4] == UInt8(ascii: "/"),
             ASCII.isDigit(buf[r.lowerBound + 5]), buf[r.lowerBound + 6] == UInt8(ascii: "."),
             ASCII.isDigit(buf[r.lowerBound + 7])
         else {

@@ -153,9 +153,11 @@ public struct HTTPRequestParser: Sendable {
     }
 
     mutating func finishRequest() -> HTTPParserEvent {
-        var request = pending.take()!
-        request.body = body
-        body = []
+        // Moved out of `pending` (no copy of its fields), as is the body.
+        var taken: HTTPRequest?
+        swap(&taken, &pending)
+        var request = taken!
+        swap(&request.body, &body)
         state = .head
         return .request(request, keepAlive: pendingKeepAlive)
     }

@@ -14,8 +14,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        // Room for the fields added on the way out (the API's X-Request-Id), so adding them
+        // does not move the array.
+        fields = []
+        fields.reserveCapacity(elements.count + 2)
+        for (name, value) in elements { fields.append((name: name, value: value)) }
     }
+
+    /// Makes room for `count` fields in all.
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
     /// The number of fields, duplicates included.
     public var count: Int { fields.count }
@@ -42,7 +49,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Replaces every field named `name` with one field.
     public mutating func set(_ name: String, _ value: String) {
-        remove(name)
+        if fields.contains(where: { $0.name.asciiCaseInsensitiveEquals(name) }) { remove(name) }
         fields.append((name: name, value: value))
     }
 

@@ -259,7 +259,8 @@ final class EventLoop: @unchecked Sendable {
     func drive(_ c: Connection) -> Bool {
         while true {
             if c.pendingOutput >= Self.pipelineHighWater { return true }
-            switch c.machine.nextAction() {
+            let action = c.machine.nextAction()
+            switch consume action {
             case .wait, .close:
                 return false
             case .sendContinue:

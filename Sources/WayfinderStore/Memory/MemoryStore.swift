@@ -43,8 +43,11 @@ public final class MemoryStore: SessionStore {
     }
 
     public func load(id: String, now: Int64) -> StoredSession? {
-        let key = SessionKey(id)
-        return shard(for: key).entries.withLock { table -> StoredSession? in
+        load(id: id, key: SessionKey(id), now: now)
+    }
+
+    public func load(id: String, key: SessionKey, now: Int64) -> StoredSession? {
+        shard(for: key).entries.withLock { table -> StoredSession? in
             guard let session = table[key]?.session,
                 !configuration.isExpired(lastUsed: session.lastUsed, now: now)
             else { return nil }

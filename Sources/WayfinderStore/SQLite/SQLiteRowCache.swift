@@ -60,8 +60,11 @@ final class SQLiteRowCache: Sendable {
 
     /// The cached row, if any.
     func get(_ id: String) -> StoredSession? {
+        get(SessionKey(id))
+    }
+
+    func get(_ key: SessionKey) -> StoredSession? {
         guard perShard > 0 else { return nil }
-        let key = SessionKey(id)
         return shard(key).rows.withLock { $0[key]?.session }
     }
 

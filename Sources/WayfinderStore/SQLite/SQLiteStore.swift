@@ -338,8 +338,12 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func load(id: String, now: Int64) throws -> StoredSession? {
+        try load(id: id, key: SessionKey(id), now: now)
+    }
+
+    public func load(id: String, key: SessionKey, now: Int64) throws -> StoredSession? {
         let session: StoredSession
-        if let cached = rows.get(id) {
+        if let cached = rows.get(key) {
             session = cached
         } else {
             let seen = rows.currentEpoch()
