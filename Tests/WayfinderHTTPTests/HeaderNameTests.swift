@@ -34,4 +34,38 @@ import Testing
         #expect(headers["IF-MATCH"] == "\"3\"")
         #expect(headers["If-Matc"] == nil)
     }
+
+    /// Fields from the parser answer like fields built from strings, and change like them.
+    @Test func receivedFieldsAnswerLikeStringFieldsAndBecomeStringsWhenChanged() throws {
+        var parser = HTTPRequestParser()
+        let head = "GET / HTTP/1.1\r\nHost: a.test\r\nX-Tag:  one \r\nx-tag: two\r\nAuthorization: Bearer abc\r\nEmpty:\r\nLatin: caf\u{E9}\r\n\r\n"
+        parser.append(Array(head.utf8))
+        guard case .request(let request, _) = parser.next() else {
+            Issue.record("no request")
+            return
+        }
+        var received = request.headers
+        let built = HTTPHeaders([
+            ("Host", "a.test"), ("X-Tag", "one"), ("x-tag", "two"), ("Authorization", "Bearer abc"), ("Empty", ""), ("Latin", "caf\u{E9}"),
+        ])
+        #expect(received == built)
+        #expect(received.count == 6 && !received.isEmpty)
+        #expect(received["x-TAG"] == "one")
+        #expect(received.values("X-Tag") == ["one", "two"])
+        #expect(received["empty"] == "")
+        #expect(received["LATIN"] == "caf\u{E9}")
+        #expect(received["X-Ta"] == nil && received["X-Tags"] == nil)
+        #expect(received.contains("authorization") && !received.contains("Cookie"))
+        #expect(Array(received).map(\.name) == ["Host", "X-Tag", "x-tag", "Authorization", "Empty", "Latin"])
+        // A change keeps the order of the other fields.
+        received.set("X-Tag", "three")
+        #expect(Array(received).map(\.name) == ["Host", "Authorization", "Empty", "Latin", "X-Tag"])
+        #expect(received.values("x-tag") == ["three"])
+        var added = request.headers
+        added.add("Via", "1.1 proxy")
+        #expect(added.count == 7 && added["via"] == "1.1 proxy" && added["host"] == "a.test")
+        var removed = request.headers
+        removed.remove("x-tag")
+        #expect(removed.count == 4 && removed["X-Tag"] == nil)
+    }
 }

@@ -10,6 +10,7 @@ enum Credentials {
     static func newToken() -> String { base64URL(randomBytes(32)) }
 
     static func hash(_ token: String) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
+    static func hash(_ token: Substring) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
 
     /// Compares two hashes in time independent of where they differ.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -17,7 +18,7 @@ enum Credentials {
     }
 
     /// Compares two tokens' bytes in time independent of where they differ (without copying them).
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+    static func constantTimeEqual(_ a: String, _ b: Substring) -> Bool {
         var a = a, b = b
         return a.withUTF8 { a in b.withUTF8 { b in constantTimeEqual(a, b) } }
     }
@@ -30,10 +31,11 @@ enum Credentials {
     }
 
     /// The token of `Authorization: Bearer <token>` (scheme case-insensitive), or, for event
-    /// streams, `?access_token=`; the header wins when both are present.
-    static func bearerToken(_ request: HTTPRequest, allowQuery: Bool) throws(APIError) -> String {
+    /// streams, `?access_token=`; the header wins when both are present. A slice of the header's
+    /// value: no copy of the token is made for a request.
+    static func bearerToken(_ request: HTTPRequest, allowQuery: Bool) throws(APIError) -> Substring {
         if var header = request.headers["Authorization"] {
-            enum Parsed { case token(String), badScheme, malformed }
+            enum Parsed { case token(Range<Int>), badScheme, malformed }
             // Bytes at integer offsets: this runs on every request.
             let parsed = header.withUTF8 { bytes -> Parsed in
                 let space = UInt8(ascii: " ")
@@ -52,16 +54,19 @@ enum Credentials {
                 while end > start, bytes[end - 1] == space { end -= 1 }
                 guard end > start else { return .badScheme }
                 for index in start..<end where !isTokenByte(bytes[index]) { return .malformed }
-                return .token(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                return .token(start..<end)
             }
             switch parsed {
-            case .token(let token): return token
+            case .token(let range):
+                // Offsets into the UTF-8 of an ASCII run: valid string indices.
+                let utf8 = header.utf8
+                return header[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
             case .badScheme: throw .unauthorized("Authorization must be 'Bearer <token>'.")
             case .malformed: throw .unauthorized("The bearer token is malformed.")
             }
         }
         if allowQuery, let token = QueryString.value("access_token", in: request.query), !token.isEmpty {
-            return token
+            return token[...]
         }
         throw .unauthorized("This call needs Authorization: Bearer <token>.")
     }

@@ -101,7 +101,7 @@ final class SessionCache: Sendable {
     /// - Note: This keeps the raw token of sessions in use in memory (never on disk: the store
     ///   has only hashes), which the server's request buffers hold anyway; it spares every
     ///   request of a session after its first one a SHA-256 (an eighth of a GET's instructions).
-    func tokenWasVerified(_ key: SessionKey, token: String, tokenHash: [UInt8]) -> Bool {
+    func tokenWasVerified(_ key: SessionKey, token: Substring, tokenHash: [UInt8]) -> Bool {
         guard let (known, hash) = lookup(key, revision: nil, { entry in
             entry.verifiedToken.flatMap { token in entry.verifiedHash.map { (token, $0) } }
         }) else { return false }
@@ -109,11 +109,11 @@ final class SessionCache: Sendable {
     }
 
     /// Remembers that `token` matched `tokenHash` (if the session has an entry).
-    func noteVerified(_ key: SessionKey, token: String, tokenHash: [UInt8]) {
+    func noteVerified(_ key: SessionKey, token: Substring, tokenHash: [UInt8]) {
         guard perShard > 0 else { return }
         shard(key).withLock { table in
             guard let entry = table[key] else { return }
-            entry.verifiedToken = token
+            entry.verifiedToken = String(token)
             entry.verifiedHash = tokenHash
         }
     }

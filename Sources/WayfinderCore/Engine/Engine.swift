@@ -53,6 +53,7 @@ public struct Engine: Sendable {
 
     func routes(whenOnTop screen: ScreenInstance, _ navigator: Navigator, reads: NavigationReads?) -> [RouteSpec] {
         var specs: [RouteSpec] = []
+        specs.reserveCapacity(8)
         // One context for the whole chain, acting for each coordinator in turn (a context is a
         // copy of the navigator: one copy, not one per flow).
         var context = FlowContext(coordinator: screen.coordinator, navigator: navigator, navigationReads: reads)

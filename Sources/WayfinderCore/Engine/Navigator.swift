@@ -80,7 +80,11 @@ struct Navigator: Sendable {
     }
 
     /// The coordinators from `id` up to the root: the responder chain.
-    func chain(from id: String) -> [String] { state.coordinators.path(to: id).reversed() }
+    func chain(from id: String) -> [String] {
+        var path = state.coordinators.path(to: id)
+        path.reverse()  // in place: no second array
+        return path
+    }
 
     // MARK: Operations
 

@@ -43,6 +43,7 @@ public struct Coordinator: Sendable, Hashable, Codable {
     /// The ids from the root down to `id` (empty if absent).
     public func path(to id: String) -> [String] {
         var path: [String] = []
+        path.reserveCapacity(8)  // deeper trees grow it; most are 3 or 4 levels
         return collectPath(to: id, &path) ? path : []
     }
 

@@ -74,7 +74,11 @@ public struct Navigation: Sendable, Hashable, Codable {
 
     /// Every stack, hidden tabs included: the visible path first (top down), then hidden tabs.
     public var allLocations: [StackLocation] {
-        var locations: [StackLocation] = modals.indices.reversed().map { .modal($0) }
+        var locations: [StackLocation] = []
+        var count = modals.count + 1
+        if case .tabs(let tabs) = root { count += tabs.tabs.count }
+        locations.reserveCapacity(count)
+        for index in modals.indices.reversed() { locations.append(.modal(index)) }
         locations.append(baseLocation)
         if case .tabs(let tabs) = root {
             for tab in tabs.tabs where tab.id != tabs.selected { locations.append(.tab(tab.id)) }

@@ -194,7 +194,10 @@ extension Engine {
             memo.root = uncached.count == uncachedBefore ? root : nil
         }
 
-        var w = JSONWriter(capacity: 4096)
+        // Sized from the parts already written (a state outgrowing a fixed guess is copied
+        // into a buffer twice the size); modal screens are not written yet: a guess for them.
+        let known = memo.contextBytes.count + memo.coordinatorsBytes.count + root.members.count + root.visible.count
+        var w = JSONWriter(capacity: 1024 + known + (navigation.modals.isEmpty ? 0 : 2048))
         w.beginObject()
         w.key("session"); w.string(state.session)
         w.key("revision"); w.int(state.revision)

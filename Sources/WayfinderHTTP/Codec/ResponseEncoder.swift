@@ -38,10 +38,10 @@ enum ResponseEncoder {
             case 17 where field.name.asciiCaseInsensitiveEquals("transfer-encoding"):
                 continue
             default:
-                out.append(contentsOf: name)
+                appendUTF8(field.name, to: &out)
                 out.append(ASCII.colon)
                 out.append(ASCII.sp)
-                out.append(contentsOf: field.value.utf8)
+                appendUTF8(field.value, to: &out)
                 out.append(ASCII.cr)
                 out.append(ASCII.lf)
             }
@@ -78,6 +78,12 @@ enum ResponseEncoder {
     static let connectionKeepAlive: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
     static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// Appends a string's UTF-8 in one copy (a `UTF8View` is appended a byte at a time).
+    static func appendUTF8(_ string: String, to out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { out.append(contentsOf: $0) }
+    }
 
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         if value < 10 {
