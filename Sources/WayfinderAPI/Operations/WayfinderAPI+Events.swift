@@ -36,7 +36,7 @@ extension WayfinderAPI {
     private func sendState(_ id: String, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
         do {
             guard let session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
-            let body = try renderedBody(session)
+            let body = try renderedBody(session, SessionKey(id))
             lastSent.withLock { last in
                 guard session.revision > last else { return }
                 last = session.revision

@@ -22,7 +22,7 @@ extension WayfinderAPI {
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = render(state, startingFrom: memo)
+            let rendered = render(state, key: SessionKey(id), startingFrom: memo)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -47,7 +47,7 @@ extension WayfinderAPI {
         if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
             return HTTPResponse(status: 304, headers: ["ETag": etag])
         }
-        return json(200, try renderedBody(session, key: key), ["ETag": etag])
+        return json(200, try renderedBody(session, key), ["ETag": etag])
     }
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -56,7 +56,7 @@ extension WayfinderAPI {
             throw APIError.revisionMismatch(currentRevision: session.revision)
         }
         guard try metrics.timed(.delete, { try store.delete(id: id) }) else { throw APIError.notFound }
-        cache.remove(id)
+        cache.remove(SessionKey(id))
         return HTTPResponse(status: 204)
     }
 
@@ -68,7 +68,8 @@ extension WayfinderAPI {
     /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
     /// state (so concurrent triggers both apply, in some order); with it, the loser gets `412`.
     func mutate(_ id: String, _ request: HTTPRequest, action makeAction: (RequestBody) throws -> Action) throws -> HTTPResponse {
-        var session = try authorized(id, request, allowQueryToken: false)
+        let cacheKey = SessionKey(id)
+        var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
         let body = try RequestBody.read(request)
         let key = request.headers["Idempotency-Key"].flatMap { $0.isEmpty ? nil : $0 }
         let fingerprint = key.map { _ in
@@ -88,9 +89,9 @@ extension WayfinderAPI {
                 throw APIError.revisionMismatch(currentRevision: session.revision)
             }
             let action = try makeAction(body)
-            let state = try decodedState(session)
+            let state = try decodedState(session, cacheKey)
             let outcome = try engine.reduce(state, action)
-            let bytes = actionBody(outcome)
+            let bytes = actionBody(outcome, cacheKey)
             let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
             guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
             var next = session
@@ -100,9 +101,9 @@ extension WayfinderAPI {
             // leave its expiry index alone on most saves.
             if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
             if outcome.changed {
-                var codecMemo = cache.storedMemo(id) ?? StateCodec.Memo()
+                var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
                 next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
-                cache.putStoredMemo(id, codecMemo)
+                cache.putStoredMemo(cacheKey, codecMemo)
             }
             let record = key.map { key in
                 IdempotencyRecord(
@@ -126,13 +127,16 @@ extension WayfinderAPI {
     }
 
     /// `{"state": …, "transitions": […]}`; also warms the render cache.
-    private func actionBody(_ outcome: Outcome) -> [UInt8] {
-        let rendered = render(outcome.state)
-        var w = JSONWriter(capacity: rendered.count + 256)
+    private func actionBody(_ outcome: Outcome, _ key: SessionKey) -> [UInt8] {
+        let rendered = render(outcome.state, key: key)
+        var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
         w.endObject()
-        var bytes = Array(#"{"state":"#.utf8)
+        let prefix = #"{"state":"#.utf8
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix.count + rendered.count + w.bytes.count)  // one buffer, no regrowth
+        bytes.append(contentsOf: prefix)
         bytes.append(contentsOf: rendered)
         bytes.append(UInt8(ascii: ","))
         bytes.append(contentsOf: w.bytes.dropFirst())
@@ -175,26 +179,26 @@ extension WayfinderAPI {
     var touchIntervalMillis: Int64 { max(1000, configuration.sessionTTLMillis / 100) }
 
     /// The decoded state of a stored session, from the cache when the revision matches.
-    func decodedState(_ session: StoredSession) throws -> SessionState {
-        if let state = cache.state(session.id, revision: session.revision) { return state }
+    func decodedState(_ session: StoredSession, _ key: SessionKey) throws -> SessionState {
+        if let state = cache.state(key, revision: session.revision) { return state }
         let state = try SessionCodec.decode(session.state, session: session.id)
-        cache.put(session.id, revision: session.revision, state: state)
+        cache.put(key, revision: session.revision, state: state)
         return state
     }
 
     /// The rendered state of a stored session, from the cache when the revision matches.
-    func renderedBody(_ session: StoredSession, key: SessionKey? = nil) throws -> [UInt8] {
-        if let body = cache.body(key ?? SessionKey(session.id), revision: session.revision) { return body }
-        return render(try decodedState(session))
+    func renderedBody(_ session: StoredSession, _ key: SessionKey) throws -> [UInt8] {
+        if let body = cache.body(key, revision: session.revision) { return body }
+        return render(try decodedState(session, key), key: key)
     }
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and
     /// remembers the state, the body and the screens for its revision.
     /// A new session (`launchMemo` given) is cached only if there is room: it is not yet in use.
-    func render(_ state: SessionState, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
-        var memo = launchMemo ?? cache.memo(state.session) ?? RenderMemo()
+    func render(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
+        var memo = launchMemo ?? cache.memo(key) ?? RenderMemo()
         let bytes = engine.renderJSON(state, memo: &memo)
-        cache.put(state.session, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
+        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
         return bytes
     }
 }

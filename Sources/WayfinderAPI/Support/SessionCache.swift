@@ -58,35 +58,27 @@ final class SessionCache: Sendable {
     }
 
     /// The decoded state of `revision`, if cached.
-    func state(_ id: String, revision: Int) -> SessionState? {
-        lookup(id, revision: revision) { $0.state }
+    func state(_ key: SessionKey, revision: Int) -> SessionState? {
+        lookup(key, revision: revision) { $0.state }
     }
 
     /// The rendered body of `revision`, if cached.
-    func body(_ id: String, revision: Int) -> [UInt8]? {
-        body(SessionKey(id), revision: revision)
-    }
-
     func body(_ key: SessionKey, revision: Int) -> [UInt8]? {
         lookup(key, revision: revision) { $0.body }
     }
 
     /// The session's render memo, from any revision.
-    func memo(_ id: String) -> RenderMemo? {
-        lookup(id, revision: nil) { $0.memo }
+    func memo(_ key: SessionKey) -> RenderMemo? {
+        lookup(key, revision: nil) { $0.memo }
     }
 
     /// The memo of the session's last stored encoding, from any revision.
-    func storedMemo(_ id: String) -> StateCodec.Memo? {
-        lookup(id, revision: nil) { $0.storedMemo }
+    func storedMemo(_ key: SessionKey) -> StateCodec.Memo? {
+        lookup(key, revision: nil) { $0.storedMemo }
     }
 
     /// Reads one field of an entry under the lock (copying only what is asked for); with a
     /// revision, only from an entry of that revision.
-    private func lookup<T: Sendable>(_ id: String, revision: Int?, _ field: (Entry) -> T?) -> T? {
-        lookup(SessionKey(id), revision: revision, field)
-    }
-
     private func lookup<T: Sendable>(_ key: SessionKey, revision: Int?, _ field: (Entry) -> T?) -> T? {
         guard perShard > 0 else { return nil }
         return shard(key).withLock { table in
@@ -119,9 +111,8 @@ final class SessionCache: Sendable {
     }
 
     /// Keeps the memo of the session's last stored encoding (if the session has an entry).
-    func putStoredMemo(_ id: String, _ memo: StateCodec.Memo) {
+    func putStoredMemo(_ key: SessionKey, _ memo: StateCodec.Memo) {
         guard perShard > 0 else { return }
-        let key = SessionKey(id)
         shard(key).withLock { table in table[key]?.storedMemo = memo }
     }
 
@@ -129,12 +120,11 @@ final class SessionCache: Sendable {
     /// and the memo of any revision unless a new one is given. With `evicting: false` a new entry
     /// only takes a free place: a burst of new sessions then cannot push out the ones in use.
     func put(
-        _ id: String, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil, memo: RenderMemo? = nil,
+        _ key: SessionKey, revision: Int, state: SessionState? = nil, body: [UInt8]? = nil, memo: RenderMemo? = nil,
         evicting: Bool = true
     ) {
         guard perShard > 0 else { return }
         let limit = perShard
-        let key = SessionKey(id)
         shard(key).withLock { table in
             if let entry = table[key] {
                 entry.merge(revision: revision, state: state, body: body, memo: memo)
@@ -148,8 +138,7 @@ final class SessionCache: Sendable {
         }
     }
 
-    func remove(_ id: String) {
-        let key = SessionKey(id)
+    func remove(_ key: SessionKey) {
         _ = shard(key).withLock { $0.removeValue(forKey: key) }
     }
 
