@@ -21,6 +21,10 @@ import Synchronization
 public final class ChangeFeed: Sendable {
     private static let shardCount = 16
     private let shards: [Shard]
+    /// Live subscriptions in all shards: with none (no event stream open, the usual case), a
+    /// publish returns before hashing the id. A subscriber counts itself before it reads the
+    /// session, and a writer publishes after its write: whichever comes second sees the other.
+    private let subscriptions = Atomic<Int>(0)
 
     public init() {
         shards = (0..<Self.shardCount).map { _ in Shard() }
@@ -32,6 +36,7 @@ public final class ChangeFeed: Sendable {
         _ sessionID: String, _ handler: @escaping @Sendable (SessionChange) -> Void
     ) -> Subscription {
         let subscriber = Subscriber(handler: handler)
+        subscriptions.add(1, ordering: .sequentiallyConsistent)
         shard(for: sessionID).subscribers.withLock { table in
             table[sessionID, default: []].append(subscriber)
         }
@@ -40,6 +45,7 @@ public final class ChangeFeed: Sendable {
 
     /// Delivers `change` to every current subscriber of `sessionID`.
     public func publish(_ sessionID: String, _ change: SessionChange) {
+        if subscriptions.load(ordering: .sequentiallyConsistent) == 0 { return }
         let targets = shard(for: sessionID).subscribers.withLock { table in
             table[sessionID] ?? []
         }
@@ -54,11 +60,14 @@ public final class ChangeFeed: Sendable {
     }
 
     func remove(_ subscriber: Subscriber, from sessionID: String) {
-        shard(for: sessionID).subscribers.withLock { table in
-            guard var list = table[sessionID] else { return }
+        let removed = shard(for: sessionID).subscribers.withLock { table -> Int in
+            guard var list = table[sessionID] else { return 0 }
+            let before = list.count
             list.removeAll { $0 === subscriber }
             table[sessionID] = list.isEmpty ? nil : list
+            return before - list.count
         }
+        subscriptions.subtract(removed, ordering: .sequentiallyConsistent)
     }
 
     private func shard(for sessionID: String) -> Shard {

@@ -55,6 +55,30 @@ struct ChangeFeedTests {
         #expect(feed.subscriberCount("a") == 0)
     }
 
+    /// The feed skips publishing while nobody subscribes; subscriptions ending and starting
+    /// again, on other sessions too, keep the count that decides it right.
+    @Test func deliveriesResumeAfterEverySubscriptionEndedAndANewOneStarts() {
+        let feed = ChangeFeed()
+        let recorder = ChangeRecorder()
+        let first = feed.subscribe("a") { recorder.record($0) }
+        let other = feed.subscribe("b") { _ in }
+        first.cancel()
+        first.cancel()  // cancelling twice counts once
+        other.cancel()
+        feed.publish("a", .saved(revision: 2))
+        #expect(recorder.changes == [])
+        let again = feed.subscribe("a") { recorder.record($0) }
+        feed.publish("a", .saved(revision: 3))
+        #expect(recorder.changes == [.saved(revision: 3)])
+        again.cancel()
+        feed.publish("a", .saved(revision: 4))
+        #expect(recorder.changes == [.saved(revision: 3)])
+        let last = feed.subscribe("a") { recorder.record($0) }
+        feed.publish("a", .saved(revision: 5))
+        #expect(recorder.changes == [.saved(revision: 3), .saved(revision: 5)])
+        last.cancel()
+    }
+
     @Test func everySubscriberOfASessionIsTold() {
         let feed = ChangeFeed()
         let first = ChangeRecorder()

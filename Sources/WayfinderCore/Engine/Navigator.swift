@@ -201,7 +201,8 @@ struct Navigator: Sendable {
                     owners.append(screens[index].coordinator)
                 }
             }
-            guard let orphan = firstOrphan(in: state.coordinators, owners: owners, isRoot: true).orphan else { return }
+            guard let orphan = state.coordinators.children.withUnsafeBufferPointer({ firstOrphan(among: $0, owners: owners).orphan })
+            else { return }
             let path = state.coordinators.path(to: orphan.id)
             _ = state.coordinators.remove(orphan.id)
             let child = FinishedChild(id: orphan.id, flow: orphan.flow, reason: .removed)
@@ -209,17 +210,26 @@ struct Navigator: Sendable {
         }
     }
 
-    /// The first coordinator in post-order (children before parents) that is neither the root
-    /// nor a container and owns no screen in its subtree; one walk of the tree.
-    private func firstOrphan(in node: Coordinator, owners: [String], isRoot: Bool) -> (orphan: Coordinator?, ownsScreens: Bool) {
-        var owns = owners.contains(node.id)
-        for index in node.children.indices {  // in place: no copy of each child
-            let result = firstOrphan(in: node.children[index], owners: owners, isRoot: false)
-            if result.orphan != nil { return result }
-            owns = owns || result.ownsScreens
+    /// The first coordinator under the root, in post-order (children before parents), that is
+    /// not a container and owns no screen in its subtree, and whether any of `nodes`' subtrees
+    /// owns a screen; one walk of the tree, through pointers to the nodes (no node is copied:
+    /// see `Coordinator.lookup`).
+    private func firstOrphan(
+        among nodes: UnsafeBufferPointer<Coordinator>, owners: [String]
+    ) -> (orphan: (id: String, flow: String)?, ownsScreens: Bool) {
+        guard let base = nodes.baseAddress else { return (nil, false) }
+        var anyOwns = false
+        for index in 0..<nodes.count {
+            let node = base + index
+            let below = node.pointee.children.withUnsafeBufferPointer { firstOrphan(among: $0, owners: owners) }
+            if let orphan = below.orphan { return (orphan, false) }
+            let owns = below.ownsScreens || owners.contains(node.pointee.id)
+            if !owns, !(app.flow(named: node.pointee.flow)?.isContainer ?? false) {
+                return ((node.pointee.id, node.pointee.flow), false)
+            }
+            anyOwns = anyOwns || owns
         }
-        if !owns, !isRoot, !(app.flow(named: node.flow)?.isContainer ?? false) { return (node, false) }
-        return (nil, owns)
+        return (nil, anyOwns)
     }
 
     // MARK: Deep links

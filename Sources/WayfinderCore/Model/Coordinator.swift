@@ -31,8 +31,19 @@ public struct Coordinator: Sendable, Hashable, Codable {
     /// the node itself, unless `read` returns it); nil if absent.
     public func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
         if self.id == id { return read(self) }
-        // By index: the children are visited in place, not copied out one by one.
-        for index in children.indices { if let found = children[index].lookup(id, read) { return found } }
+        return children.withUnsafeBufferPointer { Self.lookup(id, among: $0, read) }
+    }
+
+    /// The tree walks go through pointers to the nodes: calling a method on an array's element
+    /// copied the element here (the profile showed a copy of every node visited, each a retain
+    /// and a release of its five fields).
+    private static func lookup<T>(_ id: String, among nodes: UnsafeBufferPointer<Coordinator>, _ read: (Coordinator) -> T) -> T? {
+        guard let base = nodes.baseAddress else { return nil }
+        for index in 0..<nodes.count {
+            let node = base + index
+            if node.pointee.id == id { return read(node.pointee) }
+            if let found = node.pointee.children.withUnsafeBufferPointer({ lookup(id, among: $0, read) }) { return found }
+        }
         return nil
     }
 
@@ -50,8 +61,21 @@ public struct Coordinator: Sendable, Hashable, Codable {
     private func collectPath(to id: String, _ path: inout [String]) -> Bool {
         path.append(self.id)
         if self.id == id { return true }
-        for index in children.indices where children[index].collectPath(to: id, &path) { return true }
+        if children.withUnsafeBufferPointer({ Self.collectPath(to: id, among: $0, &path) }) { return true }
         path.removeLast()
+        return false
+    }
+
+    /// `collectPath` over nodes reached through a pointer (see `lookup(_:among:_:)`).
+    private static func collectPath(to id: String, among nodes: UnsafeBufferPointer<Coordinator>, _ path: inout [String]) -> Bool {
+        guard let base = nodes.baseAddress else { return false }
+        for index in 0..<nodes.count {
+            let node = base + index
+            path.append(node.pointee.id)
+            if node.pointee.id == id { return true }
+            if node.pointee.children.withUnsafeBufferPointer({ collectPath(to: id, among: $0, &path) }) { return true }
+            path.removeLast()
+        }
         return false
     }
 

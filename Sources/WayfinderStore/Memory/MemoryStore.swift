@@ -58,13 +58,15 @@ public final class MemoryStore: SessionStore {
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
         let key = SessionKey(session.id)
         let outcome = shard(for: key).entries.withLock { table -> SaveOutcome in
-            guard let current = table[key]?.session.revision else { return .notFound }
-            guard current == expectedRevision else { return .conflict(current) }
-            let lastUsed = max(table[key]!.session.lastUsed, session.lastUsed)
-            table[key]!.session = session
-            table[key]!.session.lastUsed = lastUsed
+            // One hash look-up; the entry is then changed in place through its index.
+            guard let index = table.index(forKey: key) else { return .notFound }
+            let current = table.values[index].session
+            guard current.revision == expectedRevision else { return .conflict(current.revision) }
+            let lastUsed = max(current.lastUsed, session.lastUsed)
+            table.values[index].session = session
+            table.values[index].session.lastUsed = lastUsed
             if let idempotency {
-                table[key]!.idempotency[idempotency.key] = idempotency
+                table.values[index].idempotency[idempotency.key] = idempotency
             }
             return .saved
         }
