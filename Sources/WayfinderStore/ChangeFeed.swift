@@ -45,7 +45,7 @@ public final class ChangeFeed: Sendable {
 
     /// Delivers `change` to every current subscriber of `sessionID`.
     public func publish(_ sessionID: String, _ change: SessionChange) {
-        if subscriptions.load(ordering: .sequentiallyConsistent) == 0 { return }
+        if subscriptions.load(ordering: .sequentiallyConsistent) <= 0 { return }
         let targets = shard(for: sessionID).subscribers.withLock { table in
             table[sessionID] ?? []
         }
