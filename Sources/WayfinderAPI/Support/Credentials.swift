@@ -9,8 +9,7 @@ enum Credentials {
     /// 256 random bits, base64url (43 characters).
     static func newToken() -> String { base64URL(randomBytes(32)) }
 
-    static func hash(_ token: String) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
-    static func hash(_ token: Substring) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
+    static func hash(_ token: some StringProtocol) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
 
     /// Compares two hashes in time independent of where they differ.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

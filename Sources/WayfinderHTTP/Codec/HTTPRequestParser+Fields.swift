@@ -1,5 +1,3 @@
-import Glibc
-
 /// Header fields and message framing (RFC 9112 §5, §6).
 extension HTTPRequestParser {
     /// Parses the field lines in `fieldsStart..<fieldsEnd` (each ending in CRLF), decides the
@@ -19,8 +17,7 @@ extension HTTPRequestParser {
             var ls = fieldsStart
             while ls < fieldsEnd {
                 // Every field line ends in CRLF before `fieldsEnd` (checked by `scanHead`).
-                let le = buf.baseAddress!.distance(
-                    to: memchr(buf.baseAddress! + ls, Int32(ASCII.lf), fieldsEnd - ls)!.assumingMemoryBound(to: UInt8.self))
+                let le = Self.firstLF(in: buf, from: ls, to: fieldsEnd)!
                 let (name, value) = try Self.parseField(buf, ls..<(le - 1))
                 ls = le + 1
                 switch name.count {

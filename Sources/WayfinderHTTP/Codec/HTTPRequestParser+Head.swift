@@ -66,11 +66,14 @@ extension HTTPRequestParser {
     /// Index of the next LF at or after `from`, or nil (libc's `memchr`: a head is scanned a
     /// vector at a time, not a byte at a time).
     func findLF(from: Int) -> Int? {
-        buffer.withUnsafeBufferPointer { buf -> Int? in
-            guard from < buf.count, let base = buf.baseAddress else { return nil }
-            guard let found = memchr(base + from, Int32(ASCII.lf), buf.count - from) else { return nil }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
+        buffer.withUnsafeBufferPointer { Self.firstLF(in: $0, from: from, to: $0.count) }
+    }
+
+    /// Index of the first LF in `from..<to` of `buf`, or nil.
+    static func firstLF(in buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let base = buf.baseAddress else { return nil }
+        guard let found = memchr(base + from, Int32(ASCII.lf), to - from) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     static func string(_ buf: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {

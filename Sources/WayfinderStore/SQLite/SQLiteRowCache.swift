@@ -59,10 +59,6 @@ final class SQLiteRowCache: Sendable {
     }
 
     /// The cached row, if any.
-    func get(_ id: String) -> StoredSession? {
-        get(SessionKey(id))
-    }
-
     func get(_ key: SessionKey) -> StoredSession? {
         guard perShard > 0 else { return nil }
         return shard(key).rows.withLock { $0[key]?.session }
