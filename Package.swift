@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layering (dependencies only point down):
-//   wayfinder (executable) -> WayfinderAPI -> WayfinderCore, DemoApp, WayfinderHTTP, WayfinderStore
+//   wayfinder (executable) -> DemoApp, WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
@@ -44,11 +44,11 @@ let package = Package(
         .target(name: "WayfinderStore", dependencies: ["CSQLite", "CHiredis"], swiftSettings: serverSettings),
         .target(
             name: "WayfinderAPI",
-            dependencies: ["WayfinderCore", "DemoApp", "WayfinderHTTP", "WayfinderStore"],
+            dependencies: ["WayfinderCore", "WayfinderHTTP", "WayfinderStore"],
             swiftSettings: serverSettings),
         .executableTarget(
             name: "wayfinder",
-            dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
+            dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
 
         // MARK: Test support (a real libcurl client; used by test targets only)
         .target(name: "WayfinderTesting", dependencies: ["CCurlShim"]),

@@ -2,35 +2,36 @@ import WayfinderCore
 
 /// The application coordinator: the launch instructor. It owns no screen; it picks the first
 /// flow from the context and decides again whenever that flow finishes.
-struct AppFlow: Flow {
-    let name = "app"
-    let isContainer = true
-    let routes: [RouteSpec] = []
-    let children = ["onboarding", "auth", "main"]
+struct AppFlow: DemoFlow {
+    let children: [any Flow.Type] = [OnboardingFlow.self, AuthFlow.self, MainFlow.self]
 
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        try launch(&context)
+    func start(_ flow: inout FlowContext<Self>) throws {
+        try launch(&flow)
     }
 
-    func childDidFinish(_ child: FinishedChild, _ context: inout FlowContext) throws {
+    func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws {
         // The child updated the context (onboarded, signed in, signed out); decide again.
-        try launch(&context)
+        try launch(&flow)
     }
 
-    private func launch(_ context: inout FlowContext) throws {
-        let flow = !context.isOnboarded ? "onboarding" : !context.isAuthenticated ? "auth" : "main"
-        try context.startChild(flow, placement: .root)
+    private func launch(_ flow: inout FlowContext<Self>) throws {
+        let context = flow.context
+        if !context.onboarded {
+            try flow.startChild(OnboardingFlow.self, placement: .root)
+        } else if !context.authenticated {
+            try flow.startChild(AuthFlow.self, placement: .root)
+        } else {
+            try flow.startChild(MainFlow.self, placement: .root)
+        }
     }
 
-    func openDeepLink(_ link: DeepLink, _ context: inout FlowContext) throws -> DeepLinkOutcome {
-        if link.pattern == "signup" {
-            if context.isAuthenticated { return .ignored }
-            guard let auth = context.child(running: "auth") else { return .deferred }
-            return try context.offer(link, to: auth)
+    func openDeepLink(_ link: DemoLink, _ flow: inout FlowContext<Self>) throws -> DeepLinkOutcome {
+        if link == .signUp {
+            if flow.context.authenticated { return .ignored }
+            return try flow.offer(link, to: AuthFlow.self) ?? .deferred
         }
         // Everything else leads into main: check it names something real before keeping it.
-        guard TodoList.linkTargetExists(link, in: context.model) else { throw NavigationError.unknownDeepLink(link.url) }
-        guard let main = context.child(running: "main") else { return .deferred }
-        return try context.offer(link, to: main)
+        if case .todo(let id) = link, flow.model[id] == nil { return .declined }
+        return try flow.offer(link, to: MainFlow.self) ?? .deferred
     }
 }

@@ -2,79 +2,87 @@ import WayfinderCore
 
 /// Sign in and sign up. Forgot-password runs the shared change-password flow as a child and
 /// comes back to the login screen when it finishes.
-struct AuthFlow: Flow {
-    let name = "auth"
-    let screens = ["login", "register"]
-    let children = ["changePassword"]
-    let routes = [
-        RouteSpec("login", params: [ParamSpec("email"), ParamSpec("password")], on: ["login"]),
-        RouteSpec("register", on: ["login"]),
-        RouteSpec("forgotPassword", on: ["login"]),
-        RouteSpec("signUp", params: [ParamSpec("name"), ParamSpec("email"), ParamSpec("password")], on: ["register"]),
-    ]
-
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        context.show("login")
+struct AuthFlow: DemoFlow {
+    enum Screen: FlowScreen {
+        case login, register
+        enum CodingKeys: CodingKey, CaseIterable { case login, register }
     }
 
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "login":
-            let email = route.string("email") ?? "", password = route.string("password") ?? ""
-            guard Credentials.isValidEmail(email), Credentials.isValidPassword(password) else {
-                return context.reject(screen, Credentials.rule, keeping: ["email": .string(email)])
-            }
-            context.signIn(email)
-            try context.finish()
-        case "register":
-            context.push("register")
-        case "forgotPassword":
-            try context.startChild("changePassword", placement: .push)
-        case "signUp":
-            let name = route.string("name") ?? "", email = route.string("email") ?? ""
-            let password = route.string("password") ?? ""
-            let kept: JSONObject = ["name": .string(name), "email": .string(email)]
-            guard !name.trimmed.isEmpty else { return context.reject(screen, "Enter your name.", keeping: kept) }
-            guard Credentials.isValidEmail(email), Credentials.isValidPassword(password) else {
-                return context.reject(screen, Credentials.rule, keeping: kept)
-            }
-            context.signIn(email)
-            try context.finish()
-        default:
-            break
+    enum Route: FlowRoute {
+        case login(email: String, password: String)
+        case register
+        case forgotPassword
+        case signUp(name: String, email: String, password: String)
+        enum CodingKeys: CodingKey, CaseIterable { case login, register, forgotPassword, signUp }
+    }
+
+    let children: [any Flow.Type] = [ChangePasswordFlow.self]
+    let deepLinks: [DemoLink.Name] = [.signUp]
+
+    func routes(on screen: Screen.Name) -> [Route.Name] {
+        switch screen {
+        case .login: [.login, .register, .forgotPassword]
+        case .register: [.signUp]
         }
     }
 
-    func childDidFinish(_ child: FinishedChild, _ context: inout FlowContext) throws {
-        if case .finished = child.reason { try context.popToOwnTop() }
+    func start(_ flow: inout FlowContext<Self>) throws {
+        flow.show(.login)
     }
 
-    func openDeepLink(_ link: DeepLink, _ context: inout FlowContext) throws -> DeepLinkOutcome {
-        guard link.pattern == "signup" else { return .declined }
-        try context.reset(pushing: [("register", [:])])
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        switch route {
+        case .login(let email, let password):
+            guard Credentials.isValid(email: email, password: password) else {
+                return flow.reject(Credentials.rule, keeping: ["email": .string(email)])
+            }
+            flow.signIn(email)
+            try flow.finish()
+        case .register:
+            flow.push(.register)
+        case .forgotPassword:
+            try flow.startChild(ChangePasswordFlow.self, placement: .push)
+        case .signUp(let name, let email, let password):
+            let kept: JSONObject = ["name": .string(name), "email": .string(email)]
+            guard !name.trimmed.isEmpty else { return flow.reject("Enter your name.", keeping: kept) }
+            guard Credentials.isValid(email: email, password: password) else {
+                return flow.reject(Credentials.rule, keeping: kept)
+            }
+            flow.signIn(email)
+            try flow.finish()
+        }
+    }
+
+    func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws {
+        if case .finished = child.reason { try flow.popToOwnTop() }
+    }
+
+    func openDeepLink(_ link: DemoLink, _ flow: inout FlowContext<Self>) throws -> DeepLinkOutcome {
+        guard link == .signUp else { return .declined }
+        try flow.reset(pushing: [.register])
         return .opened
     }
 
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        switch screen.name {
-        case "register":
-            return ScreenContent(
-                title: "Create account",
-                components: [.heading("Create your account")] + screen.noticeComponents + [
-                    .field(name: "name", label: "Name", value: screen.formString("name"), kind: .text),
-                    .field(name: "email", label: "Email", value: screen.formString("email"), kind: .email),
-                    .field(name: "password", label: "Password", value: "", kind: .password),
-                    .button("Sign up", .primary, route: "signUp", submit: true),
-                ])
-        default:
-            return ScreenContent(
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        switch screen {
+        case .login:
+            ScreenContent(
                 title: "Sign in",
-                components: [.heading("Welcome back")] + screen.noticeComponents + [
-                    .field(name: "email", label: "Email", value: screen.formString("email"), kind: .email),
+                components: [.heading("Welcome back")] + flow.noticeComponents + [
+                    .field(name: "email", label: "Email", value: flow.formString("email"), kind: .email),
                     .field(name: "password", label: "Password", value: "", kind: .password),
-                    .button("Sign in", .primary, route: "login", submit: true),
-                    .button("Create account", .secondary, route: "register"),
-                    .button("Forgot password?", .link, route: "forgotPassword"),
+                    button("Sign in", submitting: .login),
+                    button("Create account", .secondary, route: .register),
+                    button("Forgot password?", .link, route: .forgotPassword),
+                ])
+        case .register:
+            ScreenContent(
+                title: "Create account",
+                components: [.heading("Create your account")] + flow.noticeComponents + [
+                    .field(name: "name", label: "Name", value: flow.formString("name"), kind: .text),
+                    .field(name: "email", label: "Email", value: flow.formString("email"), kind: .email),
+                    .field(name: "password", label: "Password", value: "", kind: .password),
+                    button("Sign up", submitting: .signUp),
                 ])
         }
     }

@@ -2,49 +2,57 @@ import WayfinderCore
 
 /// Change password: one flow reused from auth (forgot password) and from the profile tab.
 /// It pushes onto whatever stack started it and finishes after the confirmation screen.
-struct ChangePasswordFlow: Flow {
-    let name = "changePassword"
-    let screens = ["changePassword", "passwordChanged"]
-    let routes = [
-        RouteSpec("savePassword", params: [ParamSpec("password"), ParamSpec("confirm")], on: ["changePassword"]),
-        RouteSpec("done", on: ["passwordChanged"]),
-    ]
-
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        context.show("changePassword")
+struct ChangePasswordFlow: DemoFlow {
+    enum Screen: FlowScreen {
+        case changePassword, passwordChanged
+        enum CodingKeys: CodingKey, CaseIterable { case changePassword, passwordChanged }
     }
 
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "savePassword":
-            let password = route.string("password") ?? "", confirm = route.string("confirm") ?? ""
-            guard password == confirm else { return context.reject(screen, "The passwords do not match.") }
-            guard Credentials.isValidPassword(password) else {
-                return context.reject(screen, "Use at least 8 characters.")
-            }
-            context.push("passwordChanged")
-        case "done":
-            try context.finish()
-        default:
-            break
+    enum Route: FlowRoute {
+        case savePassword(password: String, confirm: String)
+        case done
+        enum CodingKeys: CodingKey, CaseIterable { case savePassword, done }
+    }
+
+    func routes(on screen: Screen.Name) -> [Route.Name] {
+        switch screen {
+        case .changePassword: [.savePassword]
+        case .passwordChanged: [.done]
         }
     }
 
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        if screen.name == "passwordChanged" {
-            return ScreenContent(
+    func start(_ flow: inout FlowContext<Self>) throws {
+        flow.show(.changePassword)
+    }
+
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        switch route {
+        case .savePassword(let password, let confirm):
+            guard password == confirm else { return flow.reject("The passwords do not match.") }
+            guard Credentials.isValid(password: password) else { return flow.reject("Use at least 8 characters.") }
+            flow.push(.passwordChanged)
+        case .done:
+            try flow.finish()
+        }
+    }
+
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        switch screen {
+        case .changePassword:
+            ScreenContent(
+                title: "Change password",
+                components: [.heading("Choose a new password")] + flow.noticeComponents + [
+                    .field(name: "password", label: "New password", value: "", kind: .password),
+                    .field(name: "confirm", label: "Confirm password", value: "", kind: .password),
+                    button("Save password", submitting: .savePassword),
+                ])
+        case .passwordChanged:
+            ScreenContent(
                 title: "Password changed",
                 components: [
                     .notice(Notice(.success, "Your password has been changed.")),
-                    .button("Done", .primary, route: "done"),
+                    button("Done", route: .done),
                 ])
         }
-        return ScreenContent(
-            title: "Change password",
-            components: [.heading("Choose a new password")] + screen.noticeComponents + [
-                .field(name: "password", label: "New password", value: "", kind: .password),
-                .field(name: "confirm", label: "Confirm password", value: "", kind: .password),
-                .button("Save password", .primary, route: "savePassword", submit: true),
-            ])
     }
 }

@@ -4,90 +4,82 @@ import WayfinderCore
 /// its own app on Wayfinder: one ``Flow`` per coordinator, registered in one place.
 public enum DemoApp {
     /// The application: launch instructor, onboarding, auth, change password, main tabs.
-    public static let application = Application(
-        scheme: "wayfinder",
-        root: AppFlow(),
-        flows: [
-            OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow(),
-        ],
-        deepLinks: [
-            DeepLinkPattern("todos", description: "The to-do list"),
-            DeepLinkPattern("todos/new", description: "The to-do list with the new to-do form open"),
-            DeepLinkPattern("todos/{id}", description: "One to-do"),
-            DeepLinkPattern("profile", description: "The profile tab"),
-            DeepLinkPattern("profile/password", description: "Change password from the profile"),
-            DeepLinkPattern("signup", description: "Create an account (ignored while signed in)"),
-        ],
-        context: DemoContext.normalize)
-
-    public static let engine = Engine(application)
-}
-
-/// Reads a client's context: known keys only, checked types, defaults filled in.
-enum DemoContext {
-    static let platforms = ["phone", "tablet", "web"]
-    static let variants = ["A", "B"]
-
-    @Sendable static func normalize(_ input: JSONObject) throws -> JSONObject {
-        var problems: [InvalidParam] = []
-        func flag(_ key: String) -> Bool {
-            guard let value = input[key], !value.isNull else { return false }
-            guard let bool = value.boolValue else {
-                problems.append(InvalidParam(name: "context.\(key)", reason: "must be a boolean"))
-                return false
-            }
-            return bool
-        }
-        func choice(_ key: String, _ allowed: [String]) -> String {
-            guard let value = input[key], !value.isNull else { return allowed[0] }
-            guard let string = value.stringValue, allowed.contains(string) else {
-                problems.append(InvalidParam(name: "context.\(key)", reason: "must be one of \(allowed.joined(separator: ", "))"))
-                return allowed[0]
-            }
-            return string
-        }
-        let onboarded = flag("onboarded")
-        let authenticated = flag("authenticated")
-        let platform = choice("platform", platforms)
-        let variant = choice("variant", variants)
-        var user = JSONValue.null
-        if let value = input["user"], !value.isNull {
-            if let string = value.stringValue { user = .string(string) } else {
-                problems.append(InvalidParam(name: "context.user", reason: "must be a string"))
-            }
-        }
-        guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
-        return [
-            "onboarded": .bool(onboarded), "authenticated": .bool(authenticated), "platform": .string(platform),
-            "variant": .string(variant), "user": authenticated ? user : .null,
-        ]
+    public static func makeApplication() throws -> Application {
+        try Application(
+            scheme: "wayfinder", root: AppFlow(),
+            flows: [OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()])
     }
 }
 
-extension FlowContext {
-    var isAuthenticated: Bool { context["authenticated"]?.boolValue ?? false }
-    var isOnboarded: Bool { context["onboarded"]?.boolValue ?? false }
-    var platform: String { context["platform"]?.stringValue ?? "phone" }
+/// The sample app's shared types.
+enum Demo: AppSchema {
+    typealias Context = DemoContext
+    typealias Model = TodoList
+    typealias Link = DemoLink
+}
 
-    /// Shows a notice on a screen, keeping the given (non-secret) form values.
-    mutating func reject(_ screen: ScreenInstance, _ message: String, keeping form: JSONObject = [:]) {
-        updateScreen(screen.id) {
-            $0.notice = Notice(.error, message)
-            $0.form = form
-        }
+/// Every flow of the sample app.
+protocol DemoFlow: Flow where App == Demo {}
+
+/// Who the user is and how the app looks; a client sends any of these members.
+struct DemoContext: SessionContext {
+    enum Platform: String, Codable, CaseIterable { case phone, tablet, web }
+    enum Variant: String, Codable, CaseIterable { case A, B }
+
+    var onboarded = false
+    var authenticated = false
+    var platform = Platform.phone
+    /// The onboarding A/B test: three walkthrough pages, or one.
+    var variant = Variant.A
+    var user: String?
+
+    func normalized() -> DemoContext {
+        var context = self
+        if !authenticated { context.user = nil }
+        return context
+    }
+}
+
+/// Where the sample app's deep links lead (`wayfinder://todos/2`).
+enum DemoLink: DeepLinkDestination {
+    case todos, newTodo, todo(id: String), profile, changePassword, signUp
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case todos, newTodo = "todos/new", todo = "todos/{id}", profile, changePassword = "profile/password", signUp = "signup"
     }
 
+    static func describe(_ link: Name) -> String {
+        switch link {
+        case .todos: "The to-do list"
+        case .newTodo: "The to-do list with the new to-do form open"
+        case .todo: "One to-do"
+        case .profile: "The profile tab"
+        case .changePassword: "Change password from the profile"
+        case .signUp: "Create an account (ignored while signed in)"
+        }
+    }
+}
+
+extension FlowContext where F: DemoFlow {
     /// Marks the session signed in as `email`.
     mutating func signIn(_ email: String) {
-        context["authenticated"] = .bool(true)
-        context["user"] = .string(email)
+        context.authenticated = true
+        context.user = email
     }
+
+    /// Shows an error notice on the screen, keeping the given (non-secret) form values.
+    mutating func reject(_ message: String, keeping form: JSONObject = [:]) {
+        showNotice(Notice(.error, message), keepingForm: form)
+    }
+
+    /// The screen's notice as a component (none when there is none).
+    var noticeComponents: [Component] { notice.map { [.notice($0)] } ?? [] }
 }
 
 /// The sign-in rules of the sample app.
 enum Credentials {
-    static func isValidEmail(_ email: String) -> Bool { email.contains("@") }
-    static func isValidPassword(_ password: String) -> Bool { password.count >= 8 }
+    static func isValid(email: String, password: String) -> Bool { email.contains("@") && isValid(password: password) }
+    static func isValid(password: String) -> Bool { password.count >= 8 }
     static let rule = "Enter an email address with an @ and a password of at least 8 characters."
 }
 
@@ -98,9 +90,4 @@ extension String {
         while let c = s.last, c.isWhitespace { s.removeLast() }
         return String(s)
     }
-}
-
-extension ScreenInstance {
-    /// The screen's notice as a component (empty when there is none).
-    var noticeComponents: [Component] { notice.map { [.notice($0)] } ?? [] }
 }

@@ -2,13 +2,16 @@ import WayfinderCore
 
 /// The walkthrough: three pages (one in variant B); `next` pushes the next page, the last page
 /// or `skip` finishes the flow and marks the user onboarded.
-struct OnboardingFlow: Flow {
-    let name = "onboarding"
-    let screens = ["walkthrough"]
-    let routes = [
-        RouteSpec("next", on: ["walkthrough"]),
-        RouteSpec("skip", on: ["walkthrough"]),
-    ]
+struct OnboardingFlow: DemoFlow {
+    enum Screen: FlowScreen {
+        case walkthrough(page: Int)
+        enum CodingKeys: CodingKey, CaseIterable { case walkthrough }
+    }
+
+    enum Route: FlowRoute {
+        case next, skip
+        enum CodingKeys: CodingKey, CaseIterable { case next, skip }
+    }
 
     static let pages: [(heading: String, text: String)] = [
         ("Your app, steered by the server", "Every screen you see was chosen by a coordinator on the server."),
@@ -16,25 +19,26 @@ struct OnboardingFlow: Flow {
         ("Deep links that just work", "Open a link anywhere and land exactly where it points."),
     ]
 
-    func pageCount(_ context: FlowContext) -> Int { context.context["variant"]?.stringValue == "B" ? 1 : 3 }
+    func pageCount(_ flow: FlowContext<Self>) -> Int { flow.context.variant == .B ? 1 : 3 }
 
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        context.show("walkthrough", params: ["page": 1])
+    func routes(on screen: Screen.Name) -> [Route.Name] { [.next, .skip] }
+
+    func start(_ flow: inout FlowContext<Self>) throws {
+        flow.show(.walkthrough(page: 1))
     }
 
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        let page = screen.param("page")?.intValue ?? 1
-        if route.name == "next", page < pageCount(context) {
-            context.push("walkthrough", params: ["page": .int(page + 1)])
-            return
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        if route == .next, case .walkthrough(let page) = screen, page < pageCount(flow) {
+            return flow.push(.walkthrough(page: page + 1))
         }
-        context.context["onboarded"] = true
-        try context.finish()
+        flow.context.onboarded = true
+        try flow.finish()
     }
 
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        let count = pageCount(context)
-        let page = min(max(screen.param("page")?.intValue ?? 1, 1), count)
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        guard case .walkthrough(let requested) = screen else { return ScreenContent(title: "Welcome", components: []) }
+        let count = pageCount(flow)
+        let page = min(max(requested, 1), count)
         let content = count == 1
             ? (heading: "Welcome to Wayfinder", text: "Screens, flows and deep links, all decided by the server.")
             : Self.pages[page - 1]
@@ -43,9 +47,9 @@ struct OnboardingFlow: Flow {
             .heading(content.heading),
             .text(content.text),
             .text("Page \(page) of \(count)"),
-            .button(page == count ? "Get started" : "Next", .primary, route: "next"),
+            button(page == count ? "Get started" : "Next", route: .next),
         ]
-        if page < count { components.append(.button("Skip", .link, route: "skip")) }
+        if page < count { components.append(button("Skip", .link, route: .skip)) }
         return ScreenContent(title: "Welcome", components: components)
     }
 }

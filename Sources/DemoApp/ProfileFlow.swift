@@ -1,54 +1,63 @@
 import WayfinderCore
 
 /// The profile tab: change password (the shared flow, pushed here) and log out.
-struct ProfileFlow: Flow {
-    let name = "profile"
-    let screens = ["profile"]
-    let children = ["changePassword"]
-    let routes = [
-        RouteSpec("changePassword", on: ["profile"]),
-        RouteSpec("logout", on: ["profile"]),
-    ]
-
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        context.show("profile")
+struct ProfileFlow: DemoFlow {
+    enum Screen: FlowScreen {
+        case profile
+        enum CodingKeys: CodingKey, CaseIterable { case profile }
     }
 
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "changePassword": try context.startChild("changePassword", placement: .push)
-        case "logout": try context.finish("logout")
-        default: break
+    enum Route: FlowRoute {
+        case changePassword, logout
+        enum CodingKeys: CodingKey, CaseIterable { case changePassword, logout }
+    }
+
+    /// What the profile finishes with: its parent signs the user out.
+    enum Result: String, Codable, Sendable { case logout }
+
+    let children: [any Flow.Type] = [ChangePasswordFlow.self]
+    let deepLinks: [DemoLink.Name] = [.profile, .changePassword]
+
+    func routes(on screen: Screen.Name) -> [Route.Name] { [.changePassword, .logout] }
+
+    func start(_ flow: inout FlowContext<Self>) throws {
+        flow.show(.profile)
+    }
+
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        switch route {
+        case .changePassword: try flow.startChild(ChangePasswordFlow.self, placement: .push)
+        case .logout: try flow.finish(.logout)
         }
     }
 
-    func childDidFinish(_ child: FinishedChild, _ context: inout FlowContext) throws {
+    func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws {
         // Back to the screen that started it; nothing to do if the user already backed out.
-        if case .finished = child.reason { try context.popToOwnTop() }
+        if case .finished = child.reason { try flow.popToOwnTop() }
     }
 
-    func openDeepLink(_ link: DeepLink, _ context: inout FlowContext) throws -> DeepLinkOutcome {
-        switch link.pattern {
-        case "profile":
-            try context.reset()
-        case "profile/password":
-            try context.reset()
-            try context.startChild("changePassword", placement: .push)
-        default:
+    func openDeepLink(_ link: DemoLink, _ flow: inout FlowContext<Self>) throws -> DeepLinkOutcome {
+        switch link {
+        case .profile:
+            try flow.reset()
+        case .changePassword:
+            try flow.reset()
+            try flow.startChild(ChangePasswordFlow.self, placement: .push)
+        case .todos, .newTodo, .todo, .signUp:
             return .declined
         }
         return .opened
     }
 
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        let user = context.context["user"]?.stringValue ?? ""
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        let user = flow.context.user ?? ""
         return ScreenContent(
             title: "Profile",
             components: [
                 .heading(user.isEmpty ? "Your profile" : user),
                 .text("Signed in as \(user)."),
-                .button("Change password", .secondary, route: "changePassword"),
-                .button("Log out", .destructive, route: "logout"),
+                button("Change password", .secondary, route: .changePassword),
+                button("Log out", .destructive, route: .logout),
             ])
     }
 }

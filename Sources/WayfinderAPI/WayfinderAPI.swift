@@ -53,10 +53,9 @@ public final class WayfinderAPI: HTTPHandler {
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
         self.events = EventStreams(heartbeatSeconds: configuration.heartbeatSeconds)
-        var writer = JSONWriter()
-        engine.app.writeCatalog(to: &writer)
-        self.catalogJSON = writer.bytes
-        self.catalogDOT = Array(engine.app.catalogDOT.utf8)
+        let catalog = engine.app.catalog
+        self.catalogJSON = catalog.json
+        self.catalogDOT = Array(catalog.dot.utf8)
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.
@@ -156,7 +155,7 @@ public final class WayfinderAPI: HTTPHandler {
         case .createSession: return try createSession(request)
         case .session(let id):
             return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request)
-        case .routes(let id): return try mutate(id, request) { body in .trigger(Route(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
+        case .routes(let id): return try mutate(id, request) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
         case .back(let id): return try mutate(id, request) { body in .back(screen: try body.optionalString("screen")) }
         case .tab(let id): return try mutate(id, request) { body in .selectTab(try body.requiredString("tab")) }
         case .deepLinks(let id): return try mutate(id, request) { body in .openDeepLink(try body.requiredString("url")) }

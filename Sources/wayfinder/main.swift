@@ -2,6 +2,7 @@ import DemoApp
 import Foundation
 import Glibc
 import WayfinderAPI
+import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
@@ -75,9 +76,16 @@ httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeo
 httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))
 httpConfiguration.shutdownDeadline = Duration.milliseconds(Int(settings.shutdownDeadlineSeconds * 1000))
 
+let application: Application
+do {
+    application = try DemoApp.makeApplication()
+} catch {
+    fail("\(error)")
+}
+
 let serverBox = ServerBox()
 let api = WayfinderAPI(
-    engine: DemoApp.engine, store: store, configuration: apiConfiguration, logger: logger,
+    engine: Engine(application), store: store, configuration: apiConfiguration, logger: logger,
     openConnections: { serverBox.server?.openConnections ?? 0 })
 let server = HTTPServer(configuration: httpConfiguration, handler: api)
 serverBox.server = server

@@ -54,7 +54,7 @@ import WayfinderCore
     @Test func repeatingTheSameFailureIsANoOp() throws {
         var d = try loggedOut()
         try d.route("login", ["email": "a@b.c", "password": "x"])
-        try d.expectNoOp(.trigger(Route("login", params: ["email": "a@b.c", "password": "y"])))
+        try d.expectNoOp(.trigger(RouteRequest("login", params: ["email": "a@b.c", "password": "y"])))
         // A different email is a different screen: an update again.
         try d.route("login", ["email": "z@b.c", "password": "x"])
         #expect(d.lastTransitions == [t(.update, ["s1"])])
@@ -99,7 +99,7 @@ import WayfinderCore
         #expect(d.field("email") == params["email"]?.stringValue)
         #expect(d.field("password") == "")
         #expect(d.state.navigation.topScreen?.form["password"] == nil)
-        try d.expectNoOp(.trigger(Route("signUp", params: params)))
+        try d.expectNoOp(.trigger(RouteRequest("signUp", params: params)))
     }
 
     @Test func signUpSucceedsAndSignsIn() throws {

@@ -4,9 +4,7 @@ import WayfinderCore
 
 @Suite struct CatalogTests {
     private func catalog() throws -> JSONValue {
-        var w = JSONWriter()
-        DemoApp.application.writeCatalog(to: &w)
-        return try JSONParser.parse(w.bytes)
+        try JSONParser.parse(demoApplication.catalog.json)
     }
 
     private func flow(_ name: String) throws -> JSONValue {
@@ -32,13 +30,13 @@ import WayfinderCore
     @Test func listsRoutesWithTypedParams() throws {
         let auth = try flow("auth")["routes"]
         #expect(auth == [
-            ["name": "login", "params": [
+            ["name": "login", "screens": ["login"], "params": [
                 ["name": "email", "type": "string", "required": true],
                 ["name": "password", "type": "string", "required": true],
             ]],
-            ["name": "register", "params": []],
-            ["name": "forgotPassword", "params": []],
-            ["name": "signUp", "params": [
+            ["name": "register", "screens": ["login"], "params": []],
+            ["name": "forgotPassword", "screens": ["login"], "params": []],
+            ["name": "signUp", "screens": ["register"], "params": [
                 ["name": "name", "type": "string", "required": true],
                 ["name": "email", "type": "string", "required": true],
                 ["name": "password", "type": "string", "required": true],
@@ -50,6 +48,7 @@ import WayfinderCore
             ["name": "description", "type": "string", "required": false],
             ["name": "completed", "type": "boolean", "required": false],
         ])
+        #expect(update?["screens"] == ["todoDetail"])
         let routeNames = try catalog()["flows"]?.arrayValue?.map { $0["routes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [] }
         #expect(routeNames == [
             [], ["next", "skip"], ["login", "register", "forgotPassword", "signUp"], ["savePassword", "done"], [],
@@ -64,10 +63,16 @@ import WayfinderCore
             "wayfinder://profile/password", "wayfinder://signup",
         ])
         #expect(links?.allSatisfy { !($0["description"]?.stringValue ?? "").isEmpty } == true)
+        #expect(links?.map { $0["flows"] } == [["todos"], ["todos"], ["todos"], ["profile"], ["profile"], ["auth"]])
+    }
+
+    @Test func theJSONDecodesBackIntoTheSameCatalog() throws {
+        let catalog = demoApplication.catalog
+        #expect(try JSONValueDecoder().decode(Catalog.self, from: JSONParser.parse(catalog.json)) == catalog)
     }
 
     @Test func dotOutputIsADigraph() {
-        let dot = DemoApp.application.catalogDOT
+        let dot = demoApplication.catalog.dot
         #expect(dot.hasPrefix("digraph wayfinder {"))
         #expect(dot.hasSuffix("}\n"))
         var depth = 0

@@ -18,7 +18,7 @@ import WayfinderCore
         #expect(d.notices == [Notice(.error, "The passwords do not match.")])
         #expect(d.field("password") == "")
         #expect(d.field("confirm") == "")
-        try d.expectNoOp(.trigger(Route("savePassword", params: ["password": "abcdefgh", "confirm": "abcdefgi"])))
+        try d.expectNoOp(.trigger(RouteRequest("savePassword", params: ["password": "abcdefgh", "confirm": "abcdefgi"])))
     }
 
     @Test func aShortPasswordShowsANotice() throws {

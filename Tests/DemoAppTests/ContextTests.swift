@@ -28,10 +28,10 @@ import WayfinderCore
 
     @Test func anInvalidPlatformIsInvalidParamsNamingContextPlatform() {
         #expect(throws: NavigationError.invalidParam("context.platform", "must be one of phone, tablet, web")) {
-            try DemoApp.engine.start(session: "x", context: ["platform": "watch"])
+            try demoEngine.start(session: "x", context: ["platform": "watch"])
         }
         #expect(throws: NavigationError.invalidParam("context.platform", "must be one of phone, tablet, web")) {
-            try DemoApp.engine.start(session: "x", context: ["platform": 1])
+            try demoEngine.start(session: "x", context: ["platform": 1])
         }
     }
 
@@ -42,7 +42,7 @@ import WayfinderCore
             InvalidParam(name: "context.variant", reason: "must be one of A, B"),
             InvalidParam(name: "context.user", reason: "must be a string"),
         ])) {
-            try DemoApp.engine.start(
+            try demoEngine.start(
                 session: "x", context: ["onboarded": "yes", "authenticated": 1, "variant": "C", "user": 5])
         }
     }

@@ -5,12 +5,12 @@ import WayfinderCore
 /// Drives one session of the sample app through the pure engine, as the API would, checking
 /// the structural invariants after every action.
 struct Driver {
-    let engine = DemoApp.engine
+    let engine = demoEngine
     var state: SessionState
     var lastTransitions: [Transition] = []
 
     init(_ context: JSONObject = [:], link: String? = nil) throws {
-        state = try DemoApp.engine.start(session: "test", context: context, deepLink: link)
+        state = try demoEngine.start(session: "test", context: context, deepLink: link)
         #expect(invariantViolations(of: state) == [])
     }
 
@@ -32,7 +32,7 @@ struct Driver {
 
     @discardableResult
     mutating func route(_ name: String, _ params: JSONObject = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
-        try apply(.trigger(Route(name, params: params)), sourceLocation: sourceLocation)
+        try apply(.trigger(RouteRequest(name, params: params)), sourceLocation: sourceLocation)
     }
 
     @discardableResult
@@ -96,7 +96,7 @@ struct Driver {
     }
 
     mutating func expectRefused(route name: String, _ params: JSONObject = [:], _ error: NavigationError, sourceLocation: SourceLocation = #_sourceLocation) {
-        expectRefused(.trigger(Route(name, params: params)), error, sourceLocation: sourceLocation)
+        expectRefused(.trigger(RouteRequest(name, params: params)), error, sourceLocation: sourceLocation)
     }
 
     /// Expects the action to succeed without changing anything.

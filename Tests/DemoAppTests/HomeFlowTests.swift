@@ -45,7 +45,7 @@ import WayfinderCore
             try d.tab("home")
         default: break
         }
-        let viaRoute = try d.engine.reduce(d.state, .trigger(Route("openTodo", params: ["id": "2"])))
+        let viaRoute = try d.engine.reduce(d.state, .trigger(RouteRequest("openTodo", params: ["id": "2"])))
         let viaLink = try d.engine.reduce(d.state, .openDeepLink("wayfinder://todos/2"))
         #expect(viaRoute == viaLink)
         #expect(viaRoute.transitions.map(\.op) == (start.hasPrefix("detail") ? [.selectTab, .pop, .push] : [.selectTab, .push]))

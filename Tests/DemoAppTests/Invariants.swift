@@ -4,13 +4,13 @@ import WayfinderCore
 
 /// The structural rules every state must keep (the contract's "Route resolution" and "Precise
 /// rules"); empty when all hold. Used after every action of every test and by the property test.
-func invariantViolations(of state: SessionState, engine: Engine = DemoApp.engine) -> [String] {
+func invariantViolations(of state: SessionState, engine: Engine = demoEngine) -> [String] {
     structuralViolations(of: state, engine: engine) + renderingViolations(of: state, engine: engine)
         + storageViolations(of: state, engine: engine)
 }
 
 /// The tree rules, on the model alone (cheap).
-func structuralViolations(of state: SessionState, engine: Engine = DemoApp.engine) -> [String] {
+func structuralViolations(of state: SessionState, engine: Engine = demoEngine) -> [String] {
     var problems: [String] = []
     let navigation = state.navigation
 
@@ -25,8 +25,9 @@ func structuralViolations(of state: SessionState, engine: Engine = DemoApp.engin
     if Set(ids).count != ids.count { problems.append("screen ids are not unique: \(ids)") }
 
     let owners = Set(all.map(\.coordinator))
+    let containers = containerFlows(engine)
     for node in state.coordinators.postOrder where node.id != state.coordinators.id {
-        let isContainer = engine.app.flow(named: node.flow)?.isContainer ?? false
+        let isContainer = containers.contains(node.flow)
         if !isContainer, !node.subtreeIDs.contains(where: owners.contains) {
             problems.append("coordinator \(node.id) (\(node.flow)) owns no screen, nor does any descendant")
         }
@@ -37,7 +38,7 @@ func structuralViolations(of state: SessionState, engine: Engine = DemoApp.engin
 
 /// What clients see: `stack` equals the visible path of `navigation`, presentation follows
 /// position, the JSON parses.
-func renderingViolations(of state: SessionState, engine: Engine = DemoApp.engine) -> [String] {
+func renderingViolations(of state: SessionState, engine: Engine = demoEngine) -> [String] {
     var problems: [String] = []
     let navigation = state.navigation
     let rendered = engine.render(state)
@@ -58,7 +59,7 @@ func renderingViolations(of state: SessionState, engine: Engine = DemoApp.engine
 }
 
 /// The state survives storage (Codable, as the store keeps it).
-func storageViolations(of state: SessionState, engine: Engine = DemoApp.engine) -> [String] {
+func storageViolations(of state: SessionState, engine: Engine = demoEngine) -> [String] {
     var problems: [String] = []
     do {
         let data = try JSONEncoder().encode(state)
@@ -107,3 +108,11 @@ private func presentationProblems(_ node: RenderedNode, isModal: Bool) -> [Strin
     if let modal = node.modal { problems += presentationProblems(modal, isModal: true) }
     return problems
 }
+
+/// The flows without screens (containers), read from the catalog once per application.
+private func containerFlows(_ engine: Engine) -> Set<String> {
+    if engine.app.scheme == demoApplication.scheme { return demoContainers }
+    return Set(engine.app.catalog.flows.filter(\.screens.isEmpty).map(\.name))
+}
+
+private let demoContainers = Set(demoApplication.catalog.flows.filter(\.screens.isEmpty).map(\.name))

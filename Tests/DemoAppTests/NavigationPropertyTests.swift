@@ -73,7 +73,7 @@ import WayfinderCore
         _ rng: inout SplitMix64, thorough: Bool, log: inout [String], stats: inout (steps: Int, refused: Int, noOps: Int),
         memo: inout Memo
     ) -> String? {
-        let engine = DemoApp.engine
+        let engine = demoEngine
         var context: JSONObject = [
             "onboarded": .bool(rng.chance(50)), "authenticated": .bool(rng.chance(50)),
             "platform": .string(rng.pick(["phone", "tablet", "web"])), "variant": .string(rng.pick(["A", "B"])),
@@ -156,7 +156,7 @@ import WayfinderCore
         case 0..<60:
             let available = top.map { engine.routes(whenOnTop: $0, in: state) } ?? []
             guard let spec = available.isEmpty ? nil : rng.pick(available) else { return .back(screen: nil) }
-            return .trigger(Route(spec.name, params: randomParams(&rng, spec.params)))
+            return .trigger(RouteRequest(spec.name, params: randomParams(&rng, spec.params)))
         case 60..<72:
             switch rng.next(below: 3) {
             case 0: return .back(screen: nil)
@@ -169,7 +169,7 @@ import WayfinderCore
             return .openDeepLink(randomLink(&rng))
         default:
             let params: JSONObject = rng.chance(50) ? [:] : randomParams(&rng, [ParamSpec("id"), ParamSpec("title")])
-            return .trigger(Route(rng.pick(allRoutes), params: params))
+            return .trigger(RouteRequest(rng.pick(allRoutes), params: params))
         }
     }
 

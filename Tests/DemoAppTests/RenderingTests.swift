@@ -42,14 +42,14 @@ import WayfinderCore
     }
 
     @Test func everyScreensRoutesAreExactlyWhatTheChainAccepts() throws {
-        let allRoutes = Set(DemoApp.application.flows.flatMap { $0.routes.map(\.name) })
+        let allRoutes = Set(demoApplication.catalog.flows.flatMap { $0.routes.map(\.name) })
         let sessions = try Self.sessions()
         #expect(Set(sessions.map(\.top.name)) == Set(Self.expectedRoutes.keys))
         for d in sessions {
             #expect(d.top.routes == Self.expectedRoutes[d.top.name], "\(d.top.name)")
             for route in allRoutes {
                 do {
-                    _ = try d.engine.reduce(d.state, .trigger(Route(route)))
+                    _ = try d.engine.reduce(d.state, .trigger(RouteRequest(route)))
                     #expect(d.top.routes.contains(route), "\(route) accepted on \(d.top.name)")
                 } catch NavigationError.routeUnavailable(_, let available) {
                     #expect(!d.top.routes.contains(route), "\(route) refused on \(d.top.name)")

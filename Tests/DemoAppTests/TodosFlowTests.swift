@@ -46,7 +46,7 @@ import WayfinderCore
         #expect(d.field("title") == "   ")
         #expect(d.field("description") == "later")
         #expect(d.todos.count == 5)
-        try d.expectNoOp(.trigger(Route("saveTodo", params: ["title": "   ", "description": "later"])))
+        try d.expectNoOp(.trigger(RouteRequest("saveTodo", params: ["title": "   ", "description": "later"])))
     }
 
     @Test func saveTodoDismissesAndAddsWithFreshIds() throws {

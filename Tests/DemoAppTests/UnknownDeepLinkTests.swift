@@ -39,10 +39,10 @@ import WayfinderCore
     @Test func aBadLinkAtSessionStartCreatesNoSession() {
         for url in ["wayfinder://todos/9", "wayfinder://nope", "wayfinder://todos/"] {
             #expect(throws: NavigationError.unknownDeepLink(url)) {
-                try DemoApp.engine.start(session: "x", context: ["onboarded": true, "authenticated": true], deepLink: url)
+                try demoEngine.start(session: "x", context: ["onboarded": true, "authenticated": true], deepLink: url)
             }
             #expect(throws: NavigationError.unknownDeepLink(url)) {
-                try DemoApp.engine.start(session: "x", context: [:], deepLink: url)
+                try demoEngine.start(session: "x", context: [:], deepLink: url)
             }
         }
     }

@@ -29,30 +29,34 @@ import WayfinderCore
 
     /// A flow that copies the session id into what it renders: its launches differ by id, so they
     /// must not be shared between sessions.
+    private enum Welcome: AppSchema {}
+
     private struct WelcomeFlow: Flow {
-        let name = "welcome"
-        let screens = ["hello"]
-        let routes: [RouteSpec] = []
-        func start(_ context: inout FlowContext, option: JSONValue) throws {
-            context.data = .string(context.state.session)
-            context.show("hello")
+        typealias App = Welcome
+        struct Data: FlowData { var session = "" }
+        enum Screen: FlowScreen {
+            case hello
+            enum CodingKeys: CodingKey, CaseIterable { case hello }
         }
-        func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-            ScreenContent(title: "Hello", components: [.text(context.data.stringValue ?? "")])
+        func start(_ flow: inout FlowContext<Self>) throws {
+            flow.data.session = flow.state.session
+            flow.show(.hello)
+        }
+        func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+            ScreenContent(title: "Hello", components: [.text(flow.data.session)])
         }
     }
 
     private struct AppFlow: Flow {
-        let name = "app"
-        let isContainer = true
-        let routes: [RouteSpec] = []
-        func start(_ context: inout FlowContext, option: JSONValue) throws {
-            try context.startChild("welcome", placement: .root)
+        typealias App = Welcome
+        let children: [any Flow.Type] = [WelcomeFlow.self]
+        func start(_ flow: inout FlowContext<Self>) throws {
+            try flow.startChild(WelcomeFlow.self, placement: .root)
         }
     }
 
     @Test func aLaunchThatDependsOnTheSessionIdIsNeverShared() throws {
-        let engine = Engine(Application(scheme: "welcome", root: AppFlow(), flows: [WelcomeFlow()], deepLinks: []))
+        let engine = Engine(try Application(scheme: "welcome", root: AppFlow(), flows: [WelcomeFlow()]))
         let server = try InProcessServer(engine: engine)
         defer { server.stop() }
         let c = server.client()

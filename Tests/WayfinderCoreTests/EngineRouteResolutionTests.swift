@@ -34,9 +34,9 @@ import WayfinderCore
         var s = try TinySession()
         try s.route("startChild")
         s.expectRefused(
-            .trigger(Route("open", params: ["id": 1])),
+            .trigger(RouteRequest("open", params: ["id": 1])),
             .routeUnavailable(route: "open", available: ["shared", "next", "finish", "finishLeaving", "parentOnly"]))
-        s.expectRefused(.trigger(Route("")), .routeUnavailable(route: "", available: s.topRoutes))
+        s.expectRefused(.trigger(RouteRequest("")), .routeUnavailable(route: "", available: s.topRoutes))
     }
 
     @Test func missingParamsAreListedInDeclarationOrder() throws {
@@ -45,7 +45,7 @@ import WayfinderCore
         #expect(s.names == ["home", "item"])
         #expect(s.state.navigation.topScreen?.params == ["id": 7])
         s.expectRefused(
-            .trigger(Route("edit")),
+            .trigger(RouteRequest("edit")),
             .invalidParams([InvalidParam(name: "title", reason: "is required"), InvalidParam(name: "count", reason: "is required")]))
     }
 
@@ -53,14 +53,14 @@ import WayfinderCore
         var s = try TinySession()
         try s.route("open", ["id": 7])
         s.expectRefused(
-            .trigger(Route("edit", params: ["count": .double(1.5), "done": "yes", "title": 5])),
+            .trigger(RouteRequest("edit", params: ["count": .double(1.5), "done": "yes", "title": 5])),
             .invalidParams([
                 InvalidParam(name: "title", reason: "must be a string, not an integer"),
                 InvalidParam(name: "done", reason: "must be a boolean, not a string"),
                 InvalidParam(name: "count", reason: "must be an integer, not a number"),
             ]))
         s.expectRefused(
-            .trigger(Route("open", params: ["id": "7"])),
+            .trigger(RouteRequest("open", params: ["id": "7"])),
             .routeUnavailable(route: "open", available: ["edit"]))
     }
 
@@ -68,7 +68,7 @@ import WayfinderCore
         var s = try TinySession()
         try s.route("open", ["id": 7])
         s.expectRefused(
-            .trigger(Route("edit", params: ["title": nil, "count": 1])),
+            .trigger(RouteRequest("edit", params: ["title": nil, "count": 1])),
             .invalidParams([InvalidParam(name: "title", reason: "is required")]))
         try s.route("edit", ["title": "t", "count": 1, "done": nil])
         #expect(s.log == ["list:edit"])
@@ -103,7 +103,7 @@ import WayfinderCore
     @Test func aRefusedActionLeavesNoTrace() throws {
         let s = try TinySession()
         // The handler pushed a screen and wrote the log before refusing: none of it sticks.
-        s.expectRefused(.trigger(Route("refuse")), .invalidParam("why", "refused after changing things"))
+        s.expectRefused(.trigger(RouteRequest("refuse")), .invalidParam("why", "refused after changing things"))
         var again = s
         try again.route("open", ["id": 1])
         #expect(again.ids == ["s1", "s2"])  // the refused push used no id

@@ -9,7 +9,10 @@ import WayfinderCore
 //
 // Flows write what they see into the model's `log`, so tests can assert who handled what.
 
-extension FlowContext {
+/// The tiny app keeps its context and model as plain JSON.
+enum Tiny: AppSchema {}
+
+extension FlowContext where F.App == Tiny {
     mutating func log(_ entry: String) {
         let log = model["log"]?.arrayValue ?? []
         model["log"] = .array(log + [.string(entry)])
@@ -17,103 +20,156 @@ extension FlowContext {
 }
 
 struct TinyRootFlow: Flow {
-    let name = "root"
-    let isContainer = true
-    let routes: [RouteSpec] = []
-    let children = ["list"]
-    func start(_ context: inout FlowContext, option: JSONValue) throws {
-        try context.startChild("list", placement: .root)
+    typealias App = Tiny
+    static let name = "root"
+    let children: [any Flow.Type] = [TinyListFlow.self]
+    func start(_ flow: inout FlowContext<Self>) throws {
+        try flow.startChild(TinyListFlow.self, placement: .root)
     }
 }
 
 struct TinyListFlow: Flow {
-    let name = "list"
-    let screens = ["home", "item"]
-    let children = ["child", "sheet"]
-    let routes = [
-        RouteSpec("open", params: [ParamSpec("id", .integer)], on: ["home"]),
-        RouteSpec(
-            "edit",
-            params: [ParamSpec("title"), ParamSpec("done", .boolean, required: false), ParamSpec("count", .integer)],
-            on: ["item"]),
-        RouteSpec("startChild", on: ["home"]),
-        RouteSpec("present", on: ["home"]),
-        RouteSpec("noop", on: ["home"]),
-        RouteSpec("refuse", on: ["home"]),
-        // Also declared by the child: the child, first in the chain, wins.
-        RouteSpec("shared", on: ["home", "childA"]),
-        // Offered while the child's screen is on top, handled here (the parent).
-        RouteSpec("parentOnly", on: ["childA", "childB", "sheetA"]),
-    ]
+    typealias App = Tiny
+    static let name = "list"
+    enum Screen: FlowScreen {
+        case home, item(id: Int)
+        enum CodingKeys: CodingKey, CaseIterable { case home, item }
+    }
+    enum Route: FlowRoute {
+        case open(id: Int)
+        case edit(title: String, done: Bool?, count: Int)
+        case startChild, present, noop, refuse
+        /// Also offered by the child: the child, first in the chain, wins.
+        case shared
+        /// Offered while a descendant's screen is on top, handled here (the parent).
+        case parentOnly
+        enum CodingKeys: CodingKey, CaseIterable { case open, edit, startChild, present, noop, refuse, shared, parentOnly }
+    }
+    let children: [any Flow.Type] = [TinyChildFlow.self, TinySheetFlow.self]
+    let routesOverDescendants: [Route.Name] = [.shared, .parentOnly]
 
-    func start(_ context: inout FlowContext, option: JSONValue) throws { context.show("home") }
-
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "open": context.push("item", params: ["id": route["id"]!])
-        case "edit": context.log("list:edit")
-        case "startChild": try context.startChild("child", placement: .push)
-        case "present": try context.startChild("sheet", placement: .present(.sheet))
-        case "noop": break
-        case "refuse":
-            context.push("item", params: ["id": 0])
-            context.log("list:refuse")
-            throw NavigationError.invalidParam("why", "refused after changing things")
-        default: context.log("list:\(route.name)")
+    func routes(on screen: Screen.Name) -> [Route.Name] {
+        switch screen {
+        case .home: [.open, .startChild, .present, .noop, .refuse, .shared]
+        case .item: [.edit]
         }
     }
 
-    func childDidFinish(_ child: FinishedChild, _ context: inout FlowContext) throws {
+    func start(_ flow: inout FlowContext<Self>) throws { flow.show(.home) }
+
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        switch route {
+        case .open(let id): flow.push(.item(id: id))
+        case .edit: flow.log("list:edit")
+        case .startChild: try flow.startChild(TinyChildFlow.self, placement: .push)
+        case .present: try flow.startChild(TinySheetFlow.self, placement: .present(.sheet))
+        case .noop: break
+        case .refuse:
+            flow.push(.item(id: 0))
+            flow.log("list:refuse")
+            throw NavigationError.invalidParam("why", "refused after changing things")
+        case .shared, .parentOnly: flow.log("list:\(Route.name(of: route))")
+        }
+    }
+
+    func handle(_ route: Route, overDescendant screen: ScreenInstance, _ flow: inout FlowContext<Self>) throws {
+        flow.log("list:\(Route.name(of: route))")
+    }
+
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        ScreenContent(title: Screen.name(of: screen), components: [])
+    }
+
+    func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws {
         switch child.reason {
         case .removed:
-            context.log("list:removed \(child.flow) \(child.id)")
+            flow.log("list:removed \(child.flow) \(child.id)")
         case .finished(let result):
-            context.log("list:finished \(child.flow) \(child.id) \(result.stringValue ?? "")")
-            if result != "leave" { try context.popToOwnTop() }  // "leave": the engine clears the leftovers
+            flow.log("list:finished \(child.flow) \(child.id) \(result.stringValue ?? "")")
+            if result != "leave" { try flow.popToOwnTop() }  // "leave": the engine clears the leftovers
         }
     }
 }
 
 struct TinyChildFlow: Flow {
-    let name = "child"
-    let screens = ["childA", "childB"]
-    let routes = [
-        RouteSpec("shared", on: ["childA"]),
-        RouteSpec("next", on: ["childA"]),
-        RouteSpec("finish", on: ["childA", "childB"]),
-        RouteSpec("finishLeaving", on: ["childA", "childB"]),
-    ]
-    func start(_ context: inout FlowContext, option: JSONValue) throws { context.show("childA") }
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "next": context.push("childB")
-        case "finish": try context.finish("done")
-        case "finishLeaving": try context.finish("leave")
-        default: context.log("child:\(route.name)")
+    typealias App = Tiny
+    static let name = "child"
+    enum Screen: FlowScreen {
+        case childA, childB
+        enum CodingKeys: CodingKey, CaseIterable { case childA, childB }
+    }
+    enum Route: FlowRoute {
+        case shared, next, finish, finishLeaving
+        enum CodingKeys: CodingKey, CaseIterable { case shared, next, finish, finishLeaving }
+    }
+    enum Result: String, Codable { case done, leave }
+
+    func routes(on screen: Screen.Name) -> [Route.Name] {
+        switch screen {
+        case .childA: [.shared, .next, .finish, .finishLeaving]
+        case .childB: [.finish, .finishLeaving]
         }
+    }
+
+    func start(_ flow: inout FlowContext<Self>) throws { flow.show(.childA) }
+
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        switch route {
+        case .next: flow.push(.childB)
+        case .finish: try flow.finish(.done)
+        case .finishLeaving: try flow.finish(.leave)
+        case .shared: flow.log("child:shared")
+        }
+    }
+
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        ScreenContent(title: Screen.name(of: screen), components: [])
     }
 }
 
 struct TinySheetFlow: Flow {
-    let name = "sheet"
-    let screens = ["sheetA", "sheetB"]
-    let routes = [
-        RouteSpec("more", on: ["sheetA"]),
-        RouteSpec("close", on: ["sheetA", "sheetB"]),
-    ]
-    func start(_ context: inout FlowContext, option: JSONValue) throws { context.show("sheetA") }
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {
-        switch route.name {
-        case "more": context.push("sheetB")
-        default: try context.finish("leave")
+    typealias App = Tiny
+    static let name = "sheet"
+    enum Screen: FlowScreen {
+        case sheetA, sheetB
+        enum CodingKeys: CodingKey, CaseIterable { case sheetA, sheetB }
+    }
+    enum Route: FlowRoute {
+        case more, close
+        enum CodingKeys: CodingKey, CaseIterable { case more, close }
+    }
+    enum Result: String, Codable { case leave }
+
+    func routes(on screen: Screen.Name) -> [Route.Name] {
+        switch screen {
+        case .sheetA: [.more, .close]
+        case .sheetB: [.close]
         }
+    }
+
+    func start(_ flow: inout FlowContext<Self>) throws { flow.show(.sheetA) }
+
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+        switch route {
+        case .more: flow.push(.sheetB)
+        case .close: try flow.finish(.leave)
+        }
+    }
+
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        ScreenContent(title: Screen.name(of: screen), components: [])
     }
 }
 
-let tinyEngine = Engine(
-    Application(
-        scheme: "tiny", root: TinyRootFlow(), flows: [TinyListFlow(), TinyChildFlow(), TinySheetFlow()],
-        deepLinks: []))
+let tinyApplication: Application = {
+    do {
+        return try Application(scheme: "tiny", root: TinyRootFlow(), flows: [TinyListFlow(), TinyChildFlow(), TinySheetFlow()])
+    } catch {
+        fatalError("the tiny app does not build: \(error)")
+    }
+}()
+
+let tinyEngine = Engine(tinyApplication)
 
 /// Drives a session of the tiny app.
 struct TinySession {
@@ -132,7 +188,7 @@ struct TinySession {
 
     @discardableResult
     mutating func route(_ name: String, _ params: JSONObject = [:]) throws -> Outcome {
-        try apply(.trigger(Route(name, params: params)))
+        try apply(.trigger(RouteRequest(name, params: params)))
     }
 
     var names: [String] { state.navigation.visibleScreens.map(\.name) }

@@ -144,7 +144,7 @@ extension WayfinderAPI {
     }
 
     /// The flow of the coordinator that owns the top screen (for the routes metric).
-    private func handlingFlow(_ route: Route, in state: SessionState) -> String {
+    private func handlingFlow(_ route: RouteRequest, in state: SessionState) -> String {
         guard let top = state.navigation.topScreen else { return "unknown" }
         return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }

@@ -1,7 +1,7 @@
 /// What a client can do to a session (each maps to one endpoint).
 public enum Action: Sendable, Hashable {
     /// Trigger a route (offered to the responder chain of the top screen).
-    case trigger(Route)
+    case trigger(RouteRequest)
     /// The user went back; with a screen id it acts only if that screen is on top.
     case back(screen: String?)
     /// The user tapped a tab.

@@ -1,12 +1,16 @@
-/// An application: its flows, the root flow (the launch instructor), deep-link patterns and
-/// how a session's context is read. A team registers its own flows here, as `DemoApp` does.
+/// An application: its flows, the root flow (the launch instructor), its deep links and how a
+/// session's context is read. A team registers its own flows here, as `DemoApp` does.
+///
+/// Building one checks the declarations the compiler cannot (see ``ApplicationError``), so a
+/// server refuses to start with a broken app, and an app's tests can call the same check by
+/// building it.
 public struct Application: Sendable {
     /// Everything, behind one reference: an application is copied into every navigator and
     /// flow context, and one retain costs less than one per field.
     private final class Storage: Sendable {
         let scheme: String
         let rootFlow: String
-        let flows: [any Flow]
+        let flows: [any AnyFlow]
         let deepLinks: [DeepLinkPattern]
         /// `flows`' names, in the same order: a handful of short names are found faster by
         /// comparing them than by hashing one (a lookup per flow called, several per request).
@@ -14,7 +18,7 @@ public struct Application: Sendable {
         let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
 
         init(
-            scheme: String, rootFlow: String, flows: [any Flow], deepLinks: [DeepLinkPattern],
+            scheme: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
             normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject
         ) {
             self.scheme = scheme
@@ -28,28 +32,37 @@ public struct Application: Sendable {
 
     private let storage: Storage
 
+    /// The deep-link scheme (`wayfinder` in `wayfinder://todos/2`).
     public var scheme: String { storage.scheme }
+    /// The application coordinator's flow name.
     public var rootFlow: String { storage.rootFlow }
-    /// Flows in registration order (the catalog's order).
-    public var flows: [any Flow] { storage.flows }
+    /// The flows' names in registration order (the catalog's order), the root first.
+    public var flowNames: [String] { storage.flowNames }
+    /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
+    var flows: [any AnyFlow] { storage.flows }
     var normalizeContext: @Sendable (JSONObject) throws -> JSONObject { storage.normalizeContext }
 
     /// - Parameters:
+    ///   - scheme: the deep-link scheme.
     ///   - root: the application coordinator's flow (a container that picks the first flow).
-    ///   - context: validates a client's context and fills defaults; throw
-    ///     ``NavigationError/invalidParams(_:)`` for bad values.
-    public init(
-        scheme: String, root: any Flow, flows: [any Flow], deepLinks: [DeepLinkPattern],
-        context: @escaping @Sendable (JSONObject) throws -> JSONObject = { $0 }
-    ) {
-        var all: [any Flow] = [root]
-        for flow in flows where flow.name != root.name { all.append(flow) }
-        storage = Storage(scheme: scheme, rootFlow: root.name, flows: all, deepLinks: deepLinks, normalizeContext: context)
+    ///   - flows: every other flow the app runs.
+    /// - Throws: ``ApplicationError`` listing every problem found in the declarations.
+    public init<Root: Flow>(scheme: String, root: Root, flows: [any Flow<Root.App>]) throws {
+        var all: [any AnyFlow] = [TypedFlow(root)]
+        for flow in flows where type(of: flow) != Root.self { all.append(Self.box(flow)) }
+        let links = Self.linkPatterns(Root.App.Link.self)
+        storage = Storage(
+            scheme: scheme, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
+            normalizeContext: ContextReader<Root.App.Context>().read)
+        let problems = links.problems + check()
+        if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
 
+    private static func box<F: Flow>(_ flow: F) -> any AnyFlow { TypedFlow(flow) }
+
     /// The flow registered under `name` (the first, if two share it).
-    public func flow(named name: String) -> (any Flow)? {
+    func flow(named name: String) -> (any AnyFlow)? {
         storage.flowNames.firstIndex(of: name).map { storage.flows[$0] }
     }
 

@@ -14,7 +14,7 @@ public struct Engine: Sendable {
         let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
         var navigator = Navigator(app: app, state: SessionState(session: session, context: normalized, root: root))
         // Dropped if the flow throws: no session exists then.
-        try navigator.withMoved(root.id) { flow, context in try flow.start(&context, option: .null) }
+        try navigator.withMoved(root.id) { flow, context in try flow.start(&context) }
         try navigator.prune()
         navigator.rootReplaced = false
         if let deepLink {
@@ -56,7 +56,7 @@ public struct Engine: Sendable {
         specs.reserveCapacity(8)
         // One context for the whole chain, acting for each coordinator in turn (a context is a
         // copy of the navigator: one copy, not one per flow).
-        var context = FlowContext(coordinator: screen.coordinator, navigator: navigator, navigationReads: reads)
+        var context = NavigationContext(coordinator: screen.coordinator, navigator: navigator, navigationReads: reads)
         for id in navigator.chain(from: screen.coordinator) {
             guard let flow = try? navigator.flow(of: id) else { continue }
             context.coordinator = id
@@ -67,7 +67,7 @@ public struct Engine: Sendable {
         return specs
     }
 
-    private func trigger(_ route: Route, _ navigator: inout Navigator) throws {
+    private func trigger(_ route: RouteRequest, _ navigator: inout Navigator) throws {
         guard let top = navigator.state.navigation.topScreen else {
             throw NavigationError.routeUnavailable(route: route.name, available: [])
         }
@@ -75,7 +75,7 @@ public struct Engine: Sendable {
         do {
             // One read-only context for the chain (see `routes(whenOnTop:)`), gone before the
             // handling flow changes the navigator.
-            var context = FlowContext(coordinator: top.coordinator, navigator: navigator)
+            var context = NavigationContext(coordinator: top.coordinator, navigator: navigator)
             for id in navigator.chain(from: top.coordinator) {
                 let flow = try navigator.flow(of: id)
                 context.coordinator = id

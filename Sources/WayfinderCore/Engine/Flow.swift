@@ -1,51 +1,113 @@
 /// A coordinator's behaviour: what a Swift developer writes for each flow of an app.
 ///
-/// A flow is the server-side twin of an iOS coordinator: it starts (shows its first screen),
-/// handles the routes its screens offer, is told when a child flow finishes, and renders its
-/// screens from its view-model data. It holds no state itself; everything it changes goes through
-/// the ``FlowContext`` it is handed, which records the transitions. Decide-then-perform, as in
-/// XCoordinator, but the "perform" is data.
-public protocol Flow: Sendable {
-    /// The flow's name in the coordinator tree and the catalog (`auth`, `todos`, …).
-    var name: String { get }
-    /// Containers (the application, a tab bar) own no screens themselves and are never pruned.
-    var isContainer: Bool { get }
-    /// Every screen this flow can show (for the catalog).
-    var screens: [String] { get }
-    /// Every route this flow handles, with its parameters and the screens that offer it.
-    var routes: [RouteSpec] { get }
-    /// Flows this flow may start as children (for the catalog).
-    var children: [String] { get }
+/// A flow is the server-side twin of an iOS coordinator. It declares its screens and routes as
+/// Swift enums, shows its first screen when it starts, handles the routes its screens offer
+/// (an exhaustive `switch`, as XCoordinator's `prepareTransition(for:)`), is told when a child
+/// flow finishes, and renders its screens. It holds no state itself: everything it changes goes
+/// through the ``FlowContext`` it is handed, which records the transitions.
+///
+/// ```swift
+/// struct GreetingFlow: Flow {
+///     typealias App = Greeting
+///     enum Screen: FlowScreen { case hello, waved(name: String) … }
+///     enum Route: FlowRoute { case wave(name: String) … }
+///     func routes(on screen: Screen.Name) -> [Route.Name] { screen == .hello ? [.wave] : [] }
+///     func start(_ flow: inout FlowContext<Self>) throws { flow.show(.hello) }
+///     func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+///         switch route { case .wave(let name): flow.push(.waved(name: name)) }
+///     }
+///     func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent { … }
+/// }
+/// ```
+///
+/// The catalog (`/v1/flows`) is derived from these declarations, and ``Application`` checks at
+/// start what the compiler cannot (see ``ApplicationError``).
+public protocol Flow<App>: Sendable {
+    /// The app-wide types this flow shares with the others: context, model, deep links.
+    associatedtype App: AppSchema
+    /// The screens this flow shows. A flow without screens is a container (the application
+    /// coordinator, a tab bar): it only starts children and is never removed for owning nothing.
+    associatedtype Screen: FlowScreen = NoScreens
+    /// The routes this flow handles.
+    associatedtype Route: FlowRoute = NoRoutes
+    /// The coordinator's own data (MVVM-C's view model), kept in the coordinator tree.
+    associatedtype Data: FlowData = NoData
+    /// What the flow finishes with; its parent reads it with ``FinishedChild/result(of:)``.
+    associatedtype Result: Codable & Sendable & Hashable = NoResult
 
-    /// Shows the first screen (``FlowContext/show(_:params:)``) or starts children.
-    func start(_ context: inout FlowContext, option: JSONValue) throws
-    /// Handles a route this flow declared, offered while `screen` is on top.
-    /// Parameters are already present and well-typed per the route's ``RouteSpec``.
-    func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws
+    /// The flow's name in the coordinator tree and the catalog. By default the type's name
+    /// without a `Flow` suffix, starting in lower case: `ChangePasswordFlow` is `changePassword`.
+    static var name: String { get }
+    /// Flows this flow may start as children (tab flows are added from ``tabs``).
+    var children: [any Flow.Type] { get }
+    /// The tabs of the tab bar this flow shows (``FlowContext/showTabs(selected:)``).
+    var tabs: [TabSpec] { get }
+    /// The deep-link destinations this flow opens itself (not those it only forwards).
+    var deepLinks: [App.Link.Name] { get }
+
+    /// The routes offered while `screen`, one of this flow's own, is on top.
+    func routes(on screen: Screen.Name) -> [Route.Name]
+    /// Routes this flow also offers while a screen of one of its descendants is on top (the
+    /// responder chain: the child is asked first). Handled by ``handle(_:overDescendant:_:)``.
+    var routesOverDescendants: [Route.Name] { get }
+
+    /// Shows the first screen (``FlowContext/show(_:)``) or starts children.
+    func start(_ flow: inout FlowContext<Self>) throws
+    /// Handles a route offered by `screen`, one of this flow's own, while it was on top.
+    /// The route's parameters were decoded by the engine: a flow never sees a malformed route.
+    func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws
+    /// Handles one of ``routesOverDescendants`` offered while a descendant's `screen` was on top.
+    func handle(_ route: Route, overDescendant screen: ScreenInstance, _ flow: inout FlowContext<Self>) throws
     /// A child finished by itself, or was removed because its last screen left.
-    func childDidFinish(_ child: FinishedChild, _ context: inout FlowContext) throws
-    /// Opens a matched deep link, or defers it, or declines it.
-    func openDeepLink(_ link: DeepLink, _ context: inout FlowContext) throws -> DeepLinkOutcome
-    /// The title and components of one of this flow's screens.
-    func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent
-    /// The routes this flow accepts while `screen` (its own or a descendant's) is on top.
-    func availableRoutes(whenOnTop screen: ScreenInstance, _ context: FlowContext) -> [RouteSpec]
+    func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws
+    /// Opens a deep link, defers it, forwards it to a child (``FlowContext/offer(_:to:)``), or declines it.
+    func openDeepLink(_ link: App.Link, _ flow: inout FlowContext<Self>) throws -> DeepLinkOutcome
+    /// The title and components of one of this flow's screens. Keep it a pure function of the
+    /// screen and what `flow` shows (context, model, data): the server reuses a screen's JSON
+    /// while those are unchanged.
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent
 }
 
 extension Flow {
-    public var isContainer: Bool { false }
-    public var screens: [String] { [] }
-    public var children: [String] { [] }
-    public func handle(_ route: Route, on screen: ScreenInstance, _ context: inout FlowContext) throws {}
-    public func childDidFinish(_ child: FinishedChild, _ context: inout FlowContext) throws {}
-    public func openDeepLink(_ link: DeepLink, _ context: inout FlowContext) throws -> DeepLinkOutcome { .declined }
-    public func render(_ screen: ScreenInstance, _ context: FlowContext) -> ScreenContent {
-        ScreenContent(title: screen.name, components: [])
+    public static var name: String { defaultFlowName(String(describing: Self.self)) }
+    public var children: [any Flow.Type] { [] }
+    public var tabs: [TabSpec] { [] }
+    public var deepLinks: [App.Link.Name] { [] }
+    public func routes(on screen: Screen.Name) -> [Route.Name] { [] }
+    public var routesOverDescendants: [Route.Name] { [] }
+
+    public func handle(_ route: Route, overDescendant screen: ScreenInstance, _ flow: inout FlowContext<Self>) throws {
+        throw FlowDeclarationError(
+            "\(Self.self) offers route '\(Route.name(of: route))' over its descendants' screens but does not implement handle(_:overDescendant:_:)")
     }
-    /// By default: the declared routes whose `screens` name the screen on top.
-    public func availableRoutes(whenOnTop screen: ScreenInstance, _ context: FlowContext) -> [RouteSpec] {
-        routes.filter { $0.isOffered(on: screen.name) }
+    public func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws {}
+    public func openDeepLink(_ link: App.Link, _ flow: inout FlowContext<Self>) throws -> DeepLinkOutcome { .declined }
+}
+
+extension Flow where Route == NoRoutes {
+    public func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
     }
+}
+
+extension Flow where Screen == NoScreens {
+    public func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
+        ScreenContent(title: "", components: [])
+    }
+}
+
+/// `AuthFlow` → `auth`, `ChangePasswordFlow` → `changePassword`.
+func defaultFlowName(_ typeName: String) -> String {
+    var name = Substring(typeName)
+    if name.hasSuffix("Flow"), name.count > 4 { name = name.dropLast(4) }
+    guard let first = name.first else { return typeName }
+    return first.lowercased() + name.dropFirst()
+}
+
+/// A flow's declarations contradict what it did (an undeclared child, a route case its
+/// `CodingKeys` leaves out): a programming error, refused like any failed action.
+public struct FlowDeclarationError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// What a flow renders for a screen.
@@ -67,9 +129,21 @@ public struct FinishedChild: Sendable, Hashable {
         /// The child's last screen left (back, a tab reset, a deep link); nothing of it is shown.
         case removed
     }
+    /// The child's coordinator id.
     public var id: String
+    /// The child's flow name.
     public var flow: String
     public var reason: Reason
+
+    /// Whether the child ran flow `type`.
+    public func ran<C: Flow>(_ type: C.Type) -> Bool { flow == C.name }
+
+    /// What a child of flow `type` finished with; nil if it ran another flow or was removed.
+    public func result<C: Flow>(of type: C.Type) -> C.Result? {
+        guard ran(type), case .finished(let json) = reason else { return nil }
+        if C.Result.self == NoResult.self { return NoResult() as? C.Result }
+        return try? JSONValueDecoder().decode(C.Result.self, from: json)
+    }
 }
 
 /// What became of a deep link offered to a flow.
@@ -82,4 +156,21 @@ public enum DeepLinkOutcome: Sendable, Hashable {
     case ignored
     /// Not this flow's business.
     case declined
+}
+
+/// One tab of a tab bar a container shows: its id (what `POST …/tab` names), title, icon and
+/// the flow that runs it.
+public struct TabSpec: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var icon: String
+    /// The name of the flow that runs the tab.
+    public var flow: String
+
+    public init<F: Flow>(id: String, title: String, icon: String, flow: F.Type) {
+        self.id = id
+        self.title = title
+        self.icon = icon
+        self.flow = F.name
+    }
 }

@@ -1,220 +1,231 @@
-/// What a flow sees and does, acting as one coordinator: its data, the session's context and
-/// model, and the navigation operations (XCoordinator's push, present, dismiss, pop, popToRoot,
-/// set, select, trigger; the Router's popToModule and setRootModule), recorded as transitions.
-public struct FlowContext: Sendable {
-    /// The coordinator this context acts for.
-    public internal(set) var coordinator: String
-    var navigator: Navigator
-    /// Set while rendering: notes reads of the navigation (see ``RenderMemo``).
-    let navigationReads: NavigationReads?
+/// What a flow sees and does, acting as one coordinator, in the flow's own types: its data, the
+/// session's context and the app's model, and the navigation operations (XCoordinator's push,
+/// present, dismiss, pop, popToRoot, set, select, trigger; the Router's popToModule and
+/// setRootModule), recorded as transitions.
+///
+/// Everything here is a value: a flow that throws leaves the session exactly as it was.
+public struct FlowContext<F: Flow>: Sendable {
+    var base: NavigationContext
+    /// The screen being rendered, or the screen that offered the route being handled (nil while
+    /// starting, when a child finished, or for a deep link).
+    public let screen: ScreenInstance?
+    /// The flows this flow declares as children or tabs.
+    let declaredChildren: [String]
+    /// A declaration error met while the flow ran (a screen its `CodingKeys` leaves out, an
+    /// undeclared child): the engine refuses the action with it once the flow returns.
+    var failure: FlowDeclarationError?
 
-    init(coordinator: String, navigator: Navigator, navigationReads: NavigationReads? = nil) {
-        self.coordinator = coordinator
-        self.navigator = navigator
-        self.navigationReads = navigationReads
+    init(base: NavigationContext, screen: ScreenInstance?, declaredChildren: [String]) {
+        self.base = base
+        self.screen = screen
+        self.declaredChildren = declaredChildren
     }
 
     // MARK: Data
 
-    /// The whole state, read-only (for rendering and decisions).
-    public var state: SessionState {
-        navigationReads?.note()
-        return navigator.state
+    /// The session's context (who the user is, platform, …), shown to clients.
+    public var context: F.App.Context {
+        get { (try? JSONValueDecoder().decode(F.App.Context.self, from: .object(base.context))) ?? F.App.Context() }
+        set { if let object = encodeObject(newValue) { base.context = object } }
     }
 
-    /// This coordinator's view-model data.
-    public var data: JSONValue {
-        get { navigator.state.coordinators.lookup(coordinator) { $0.data } ?? .null }
-        set { navigator.state.coordinators.update(coordinator) { $0.data = newValue } }
+    /// The app's model, shared by the session's flows; `init()` until a flow changes it.
+    public var model: F.App.Model {
+        get {
+            if base.model.isEmpty { return F.App.Model() }
+            return (try? JSONValueDecoder().decode(F.App.Model.self, from: .object(base.model))) ?? F.App.Model()
+        }
+        set { if let object = encodeObject(newValue) { base.model = object } }
     }
 
-    /// The session's context (who the user is, platform, …).
-    public var context: JSONObject {
-        get { navigator.state.context }
-        set { navigator.state.context = newValue }
+    /// This coordinator's own data.
+    public var data: F.Data {
+        get {
+            if base.data.isNull { return F.Data() }
+            return (try? JSONValueDecoder().decode(F.Data.self, from: base.data)) ?? F.Data()
+        }
+        set {
+            if newValue == F.Data() { return base.data = .null }
+            do { base.data = try JSONValueEncoder().encode(newValue) } catch { fail("\(F.self).Data does not encode: \(error)") }
+        }
     }
 
-    /// The app's model shared across flows (survives flows finishing).
-    public var model: JSONObject {
-        get { navigator.state.model }
-        set { navigator.state.model = newValue }
-    }
+    /// This coordinator's id in the coordinator tree.
+    public var coordinator: String { base.coordinator }
 
     /// How this coordinator was placed by its parent.
-    public var placement: Placement { navigator.state.coordinators.lookup(coordinator) { $0.placement } ?? .push }
+    public var placement: Placement { base.placement }
 
-    /// The screen on top of everything.
-    public var topScreen: ScreenInstance? {
-        navigationReads?.note()
-        return navigator.state.navigation.topScreen
-    }
+    /// The whole state, read-only. A screen whose rendering reads it is rendered every time.
+    public var state: SessionState { base.state }
+
+    /// The screen on top of everything. A screen whose rendering reads it is rendered every time.
+    public var topScreen: ScreenInstance? { base.topScreen }
 
     /// This coordinator's screens, bottom to top, in the stack that holds its top-most screen.
-    public var ownScreens: [ScreenInstance] {
-        navigationReads?.note()
-        guard let location = navigator.hostLocation(of: coordinator) else { return [] }
-        return navigator.state.navigation[location]?.screens.filter { $0.coordinator == coordinator } ?? []
+    /// A screen whose rendering reads them is rendered every time.
+    public var ownScreens: [ScreenInstance] { base.ownScreens }
+
+    // MARK: The screen at hand
+
+    /// The notice shown on the screen being rendered (set by ``showNotice(_:keepingForm:)``).
+    public var notice: Notice? { screen?.notice }
+
+    /// The form values kept on the screen being rendered.
+    public var form: JSONObject { screen?.form ?? [:] }
+
+    /// A kept form value as text, or `fallback`.
+    public func formString(_ key: String, default fallback: String = "") -> String {
+        form[key]?.stringValue ?? fallback
     }
 
-    /// The id of this coordinator's running child of flow `name`, if any.
-    public func child(running name: String) -> String? {
-        navigator.state.coordinators.lookup(coordinator) { node in node.children.first { $0.flow == name }?.id } ?? nil
+    /// Shows `notice` on the screen whose route is being handled, with the form values to show
+    /// again (never secrets): what a flow does with input the user can fix. An `update`
+    /// transition if the screen changed.
+    public mutating func showNotice(_ notice: Notice, keepingForm form: JSONObject = [:]) {
+        guard let id = screen?.id else { return }
+        base.updateScreen(id) {
+            $0.notice = notice
+            $0.form = form
+        }
     }
-
-    /// The flow a coordinator runs.
-    public func flowName(of id: String) -> String? { navigator.state.coordinators.lookup(id) { $0.flow } }
 
     // MARK: Showing screens
 
     /// Shows this coordinator's first screen where its parent placed it: as the new root
     /// (`setRoot`), as a tab's root, pushed (`push`) or presented (`present`).
-    public mutating func show(_ name: String, params: JSONObject = [:]) {
-        let screen = navigator.makeScreen(name, owner: coordinator, params: params)
-        switch placement {
-        case .root:
-            navigator.setRoot(.stack(Stack(coordinator: coordinator, screens: [screen])))
-        case .tab(let id):
-            navigator.state.navigation[.tab(id)] = Stack(coordinator: coordinator, screens: [screen])
-        case .push:
-            navigator.push([screen], onto: navigator.state.navigation.topLocation)
-        case .present(let style):
-            navigator.present(screen, style: style, owner: coordinator)
-        }
+    public mutating func show(_ screen: F.Screen) {
+        guard let (name, params) = parts(of: screen) else { return }
+        base.show(name, params: params)
     }
 
     /// Pushes a screen onto the stack holding this coordinator's top-most screen.
-    public mutating func push(_ name: String, params: JSONObject = [:]) {
-        let screen = navigator.makeScreen(name, owner: coordinator, params: params)
-        let location = navigator.hostLocation(of: coordinator) ?? navigator.state.navigation.topLocation
-        navigator.push([screen], onto: location)
+    public mutating func push(_ screen: F.Screen) {
+        guard let (name, params) = parts(of: screen) else { return }
+        base.push(name, params: params)
     }
 
     /// Presents a screen in a new modal over everything.
-    public mutating func present(_ name: String, params: JSONObject = [:], style: ModalStyle) {
-        let screen = navigator.makeScreen(name, owner: coordinator, params: params)
-        navigator.present(screen, style: style, owner: coordinator)
+    public mutating func present(_ screen: F.Screen, style: ModalStyle) {
+        guard let (name, params) = parts(of: screen) else { return }
+        base.present(name, params: params, style: style)
     }
 
     /// Makes this coordinator the root as a tab bar, starting one child flow per tab.
     public mutating func showTabs(_ tabs: [TabSpec], selected: String) throws {
-        let bar = Tabs(
-            coordinator: coordinator, selected: selected,
-            tabs: tabs.map { Tab(id: $0.id, title: $0.title, icon: $0.icon, stack: Stack(coordinator: "")) })
-        navigator.state.navigation = Navigation(root: .tabs(bar))
-        for tab in tabs {
-            let child = try navigator.startChild(tab.flow, parent: coordinator, placement: .tab(tab.id), option: .null)
-            if var stack = navigator.state.navigation[.tab(tab.id)] {
-                stack.coordinator = child
-                navigator.state.navigation[.tab(tab.id)] = stack
-            }
+        for tab in tabs where !declaredChildren.contains(tab.flow) {
+            throw FlowDeclarationError("\(F.self) shows a tab run by '\(tab.flow)', which it does not declare in tabs or children")
         }
-        navigator.rootReplaced = true
-        navigator.record(Transition(.setRoot, navigator.state.navigation.visibleScreens.map(\.id)))
+        try base.showTabs(tabs, selected: selected)
     }
 
     // MARK: Removing screens
 
     /// Pops the top screen of this coordinator's stack (not below its first screen's stack root).
-    public mutating func pop() throws {
-        guard let location = navigator.hostLocation(of: coordinator),
-            let count = navigator.state.navigation[location]?.screens.count, count > 1
-        else { return }
-        try dismissModals(above: location)
-        try navigator.pop(location, keeping: count - 1)
-    }
+    public mutating func pop() throws { try base.pop() }
 
     /// Pops everything above this coordinator's top-most screen (the Router's `popToModule`):
     /// what a parent does when a pushed child flow finishes.
-    public mutating func popToOwnTop() throws {
-        guard let location = navigator.hostLocation(of: coordinator),
-            let stack = navigator.state.navigation[location],
-            let index = stack.screens.lastIndex(where: { $0.coordinator == coordinator })
-        else { return }
-        try dismissModals(above: location)
-        try navigator.pop(location, keeping: index + 1)
-    }
+    public mutating func popToOwnTop() throws { try base.popToOwnTop() }
 
     /// Pops to the root of this coordinator's stack (`popToRoot`).
-    public mutating func popToRoot() throws {
-        guard let location = navigator.hostLocation(of: coordinator) else { return }
-        try dismissModals(above: location)
-        try navigator.pop(location, keeping: 1)
-    }
+    public mutating func popToRoot() throws { try base.popToRoot() }
 
     /// Dismisses the top-most modal holding this coordinator's screens, with any above it.
-    public mutating func dismiss() throws {
-        let modals = navigator.state.navigation.modals
-        guard let index = modals.lastIndex(where: { modal in
-            modal.stack.coordinator == coordinator || modal.stack.screens.contains { $0.coordinator == coordinator }
-        }) else { return }
-        try navigator.dismissModals(from: index)
-    }
+    public mutating func dismiss() throws { try base.dismiss() }
 
     /// Makes this coordinator's own stack exactly its root screen plus `screens`: every modal is
     /// dismissed, its tab selected, the stack popped to its root, then the screens pushed (fresh
     /// ids). What a deep link does; a no-op when nothing changes.
-    public mutating func reset(pushing screens: [(name: String, params: JSONObject)] = []) throws {
-        guard let location = navigator.ownedLocation(of: coordinator) else { return }
-        try navigator.dismissModals(from: 0)
-        if case .tab(let id) = location { navigator.selectTab(id) }
-        try navigator.pop(location, keeping: 1)
-        let made = screens.map { navigator.makeScreen($0.name, owner: coordinator, params: $0.params) }
-        navigator.push(made, onto: location)
+    public mutating func reset(pushing screens: [F.Screen] = []) throws {
+        var named: [(name: String, params: JSONObject)] = []
+        for screen in screens {
+            guard let (name, params) = parts(of: screen) else { return }
+            named.append((name, params))
+        }
+        try base.reset(pushing: named)
     }
 
     /// Selects a tab of the tab bar.
-    public mutating func selectTab(_ id: String) { navigator.selectTab(id) }
-
-    private mutating func dismissModals(above location: StackLocation) throws {
-        switch location {
-        case .modal(let index): try navigator.dismissModals(from: index + 1)
-        case .root, .tab: try navigator.dismissModals(from: 0)
-        }
-    }
-
-    // MARK: Screens in place
-
-    /// Changes a screen in place (a notice, kept form values); an `update` transition if it changed.
-    public mutating func updateScreen(_ id: String, _ change: (inout ScreenInstance) -> Void) {
-        navigator.updateScreen(id, change)
-    }
+    public mutating func selectTab(_ id: String) { base.selectTab(id) }
 
     // MARK: Children and finishing
 
-    /// Starts a child flow; its first screen goes where `placement` says. Returns its id.
+    /// Whether a child of flow `child` is running under this coordinator.
+    public func isRunning<C: Flow>(_ child: C.Type) -> Bool { base.child(running: C.name) != nil }
+
+    /// Starts a child flow with `data` (its ``Flow/Data``); its first screen goes where
+    /// `placement` says. Returns its coordinator id.
     @discardableResult
-    public mutating func startChild(_ flow: String, placement: Placement, option: JSONValue = .null) throws -> String {
-        try navigator.startChild(flow, parent: coordinator, placement: placement, option: option)
+    public mutating func startChild<C: Flow>(_ child: C.Type, placement: Placement, data: C.Data = C.Data()) throws -> String {
+        guard declaredChildren.contains(C.name) else {
+            throw FlowDeclarationError("\(F.self) starts \(C.self), which it does not declare in children")
+        }
+        let json: JSONValue = data == C.Data() ? .null : try JSONValueEncoder().encode(data)
+        return try base.startChild(C.name, placement: placement, data: json)
     }
 
     /// This coordinator is done: it is removed from the tree and its parent's `childDidFinish`
     /// decides what comes next. Do nothing more with this context afterwards.
-    public mutating func finish(_ result: JSONValue = .null) throws {
-        try navigator.finish(coordinator, result: result)
+    public mutating func finish(_ result: F.Result) throws {
+        let json: JSONValue = F.Result.self == NoResult.self ? .null : try JSONValueEncoder().encode(result)
+        try base.finish(json)
     }
 
-    /// Offers a deep link to a child coordinator (a container forwarding to the right tab).
-    public mutating func offer(_ link: DeepLink, to child: String) throws -> DeepLinkOutcome {
-        try navigator.with(child) { flow, context in try flow.openDeepLink(link, &context) }
+    /// Offers a deep link to this coordinator's running child of flow `child` (a container
+    /// forwarding to the right tab); nil when no such child runs.
+    public mutating func offer<C: Flow>(_ link: F.App.Link, to child: C.Type) throws -> DeepLinkOutcome? {
+        guard let id = base.child(running: C.name), let deepLink = deepLink(link) else { return nil }
+        return try base.offer(deepLink, to: id)
     }
 
     /// Opens a deep link from the root, exactly as `POST /deeplinks` would (composite navigation).
     @discardableResult
-    public mutating func openDeepLink(_ url: String) throws -> DeepLinkOutcome {
-        try navigator.openDeepLink(url)
+    public mutating func openDeepLink(_ link: F.App.Link) throws -> DeepLinkOutcome {
+        guard let deepLink = deepLink(link) else { return .declined }
+        return try base.openDeepLink(deepLink.url)
+    }
+
+    // MARK: Encoding
+
+    private mutating func fail(_ message: String) {
+        failure = failure ?? FlowDeclarationError(message)
+    }
+
+    private mutating func parts(of screen: F.Screen) -> (String, JSONObject)? {
+        do { return try screen.parts() } catch {
+            fail("\(F.self).Screen: \(error)")
+            return nil
+        }
+    }
+
+    private mutating func encodeObject<T: Encodable>(_ value: T) -> JSONObject? {
+        do {
+            if case .object(let object) = try JSONValueEncoder().encode(value) { return object }
+            fail("\(T.self) does not encode as a JSON object")
+        } catch {
+            fail("\(T.self) does not encode: \(error)")
+        }
+        return nil
+    }
+
+    /// The link as the engine matches it: its URL under the app's scheme, pattern and captures.
+    private mutating func deepLink(_ link: F.App.Link) -> DeepLink? {
+        do {
+            let (pattern, params) = try link.parts()
+            let captures = params.mapValues(\.scalarText)
+            let path = DeepLinkPattern(pattern, description: "").segments.map { segment in
+                segment.hasPrefix("{") && segment.hasSuffix("}") ? captures[String(segment.dropFirst().dropLast())] ?? "" : String(segment)
+            }.joined(separator: "/")
+            return DeepLink(url: base.navigator.app.scheme + "://" + path, pattern: pattern, params: captures)
+        } catch {
+            fail("\(F.App.Link.self): \(error)")
+            return nil
+        }
     }
 }
 
-/// One tab of a tab bar a container shows: its id, title, icon and the flow that runs it.
-public struct TabSpec: Sendable, Hashable {
-    public var id: String
-    public var title: String
-    public var icon: String
-    public var flow: String
-    public init(id: String, title: String, icon: String, flow: String) {
-        self.id = id
-        self.title = title
-        self.icon = icon
-        self.flow = flow
-    }
+extension FlowContext where F.Result == NoResult {
+    /// This coordinator is done (see ``finish(_:)``).
+    public mutating func finish() throws { try finish(NoResult()) }
 }

@@ -17,16 +17,16 @@ struct Navigator: Sendable {
 
     // MARK: Calling flows
 
-    func flow(of id: String) throws -> any Flow {
+    func flow(of id: String) throws -> any AnyFlow {
         guard let name = state.coordinators.lookup(id, { $0.flow }) else { throw UnknownFlowError(flow: "coordinator \(id)") }
         guard let flow = app.flow(named: name) else { throw UnknownFlowError(flow: name) }
         return flow
     }
 
     /// Runs `body` with the flow of coordinator `id` and a context acting as that coordinator.
-    mutating func with<T>(_ id: String, _ body: (any Flow, inout FlowContext) throws -> T) throws -> T {
+    mutating func with<T>(_ id: String, _ body: (any AnyFlow, inout NavigationContext) throws -> T) throws -> T {
         let flow = try flow(of: id)
-        var context = FlowContext(coordinator: id, navigator: self)
+        var context = NavigationContext(coordinator: id, navigator: self)
         let result = try body(flow, &context)
         self = context.navigator
         return result
@@ -36,16 +36,16 @@ struct Navigator: Sendable {
     /// for an action): the navigator moves into the context and back instead of being copied,
     /// so the flow's first changes do not copy what the two would otherwise share. After a
     /// throw, this navigator holds whatever the flow had done: the caller must not use it.
-    mutating func withMoved<T>(_ id: String, _ body: (any Flow, inout FlowContext) throws -> T) throws -> T {
+    mutating func withMoved<T>(_ id: String, _ body: (any AnyFlow, inout NavigationContext) throws -> T) throws -> T {
         let flow = try flow(of: id)
-        var context = FlowContext(coordinator: id, navigator: Navigator(app: app, state: Self.placeholder))
+        var context = NavigationContext(coordinator: id, navigator: Navigator(app: app, state: Self.placeholder))
         swap(&self, &context.navigator)
         defer { swap(&self, &context.navigator) }
         return try body(flow, &context)
     }
 
     /// What a navigator holds while its state is lent to a flow context.
-    private static let placeholder = SessionState(session: "", context: [:], root: Coordinator(id: "", flow: "", placement: .root))
+    static let placeholder = SessionState(session: "", context: [:], root: Coordinator(id: "", flow: "", placement: .root))
 
     // MARK: Ids
 
@@ -168,12 +168,12 @@ struct Navigator: Sendable {
 
     // MARK: Lifecycle of coordinators
 
-    mutating func startChild(_ flowName: String, parent: String, placement: Placement, option: JSONValue) throws -> String {
+    mutating func startChild(_ flowName: String, parent: String, placement: Placement, data: JSONValue) throws -> String {
         guard let flow = app.flow(named: flowName) else { throw UnknownFlowError(flow: flowName) }
         let id = makeCoordinatorID()
-        let node = Coordinator(id: id, flow: flow.name, placement: placement)
+        let node = Coordinator(id: id, flow: flow.name, placement: placement, data: data)
         state.coordinators.update(parent) { $0.children.append(node) }
-        try with(id) { flow, context in try flow.start(&context, option: option) }
+        try with(id) { flow, context in try flow.start(&context) }
         return id
     }
 

@@ -33,6 +33,17 @@ extension JSONValue {
         }
     }
 
+    /// A string's text, or a number's or boolean's digits (what an enum's raw value is compared with).
+    var scalarText: String {
+        switch self {
+        case .string(let string): string
+        case .int(let int): String(int)
+        case .double(let double): String(double)
+        case .bool(let bool): String(bool)
+        default: ""
+        }
+    }
+
     /// The type name with its article, for error messages ("an integer", "a string").
     public var typeNameWithArticle: String { Self.article(typeName) }
 

@@ -1,5 +1,8 @@
-/// A route triggered by a client: a name and its parameters.
-public struct Route: Sendable, Hashable {
+/// A route as a client triggers it: a name and its parameters, as JSON (`POST …/routes`).
+///
+/// The engine checks it against the route's declaration and decodes it into the flow's own
+/// `Route` case; flows never see this untyped form.
+public struct RouteRequest: Sendable, Hashable {
     public var name: String
     public var params: JSONObject
 
@@ -14,39 +17,46 @@ public struct Route: Sendable, Hashable {
         return value
     }
 
-    public func string(_ param: String) -> String? { self[param]?.stringValue }
-    public func bool(_ param: String) -> Bool? { self[param]?.boolValue }
-    public func int(_ param: String) -> Int? { self[param]?.intValue }
 }
 
-/// The JSON type a route parameter must have.
+/// The JSON type a route parameter must have (from its Swift type: `String`, `Bool`, `Int`,
+/// `Double`, a `Codable` struct or array; an enum with raw values is a string or an integer).
 public enum ParamType: String, Sendable, Codable, Hashable {
-    case string, boolean, integer
+    case string, boolean, integer, number, object, array
 
     func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
-        case (.string, .string), (.boolean, .bool), (.integer, .int): true
+        case (.string, .string), (.boolean, .bool), (.integer, .int), (.number, .int), (.number, .double),
+            (.object, .object), (.array, .array):
+            true
         default: false
         }
     }
 }
 
+/// One parameter of a route, as the catalog lists it: derived from the associated value of the
+/// flow's route case with that label.
 public struct ParamSpec: Sendable, Hashable {
     public var name: String
     public var type: ParamType
+    /// False for an optional associated value.
     public var required: Bool
+    /// The allowed values of an enum-typed parameter (its raw values), in declaration order.
+    public var values: [String]?
 
-    public init(_ name: String, _ type: ParamType = .string, required: Bool = true) {
+    public init(_ name: String, _ type: ParamType = .string, required: Bool = true, values: [String]? = nil) {
         self.name = name
         self.type = type
         self.required = required
+        self.values = values
     }
 }
 
-/// A route a flow declares: its parameters and the screens on which it is offered.
+/// A route as the engine and the catalog know it: its name, its parameters, and the screens of
+/// its flow that offer it — all derived from the flow's typed declarations.
 ///
-/// The engine checks parameter presence and JSON types before the flow sees the route, so a
-/// flow's `handle` only deals with well-typed input; rules a user can fix (a short password)
+/// The engine checks a request's parameters against it before decoding the flow's route case, so
+/// a flow's `handle` only deals with well-typed input; rules a user can fix (a short password)
 /// stay with the flow.
 public struct RouteSpec: Sendable, Hashable {
     public var name: String
@@ -83,14 +93,16 @@ public struct RouteSpec: Sendable, Hashable {
     }
 
     /// Every missing or ill-typed parameter, in declaration order.
-    public func invalidParams(in route: Route) -> [InvalidParam] {
+    public func invalidParams(in route: RouteRequest) -> [InvalidParam] {
         var problems: [InvalidParam] = []
         for spec in params {
             guard let value = route[spec.name] else {
                 if spec.required { problems.append(InvalidParam(name: spec.name, reason: "is required")) }
                 continue
             }
-            if !spec.type.accepts(value) {
+            if let values = spec.values, !spec.type.accepts(value) || !values.contains(value.scalarText) {
+                problems.append(InvalidParam(name: spec.name, reason: "must be one of \(values.joined(separator: ", "))"))
+            } else if !spec.type.accepts(value) {
                 problems.append(InvalidParam(name: spec.name, reason: "must be \(JSONValue.article(spec.type.rawValue)), not \(value.typeNameWithArticle)"))
             }
         }

@@ -1,46 +1,44 @@
-/// The flow catalog (`GET /v1/flows`): every flow, its screens, routes and children, and the
-/// deep-link patterns — generated from the registered flows, so it cannot drift from them.
-extension Application {
-    public func writeCatalog(to w: inout JSONWriter) {
-        w.beginObject()
-        w.key("flows"); w.beginArray()
-        for flow in flows {
-            w.beginObject()
-            w.key("name"); w.string(flow.name)
-            w.key("screens"); w.beginArray(); for screen in flow.screens { w.string(screen) }; w.endArray()
-            w.key("routes"); w.beginArray()
-            for route in flow.routes {
-                w.beginObject()
-                w.key("name"); w.string(route.name)
-                w.key("params"); w.beginArray()
-                for param in route.params {
-                    w.beginObject()
-                    w.key("name"); w.string(param.name)
-                    w.key("type"); w.string(param.type.rawValue)
-                    w.key("required"); w.bool(param.required)
-                    w.endObject()
-                }
-                w.endArray()
-                w.endObject()
-            }
-            w.endArray()
-            w.key("children"); w.beginArray(); for child in flow.children { w.string(child) }; w.endArray()
-            w.endObject()
-        }
-        w.endArray()
-        w.key("deepLinks"); w.beginArray()
-        for link in deepLinks {
-            w.beginObject()
-            w.key("pattern"); w.string("\(scheme)://\(link.pattern)")
-            w.key("description"); w.string(link.description)
-            w.endObject()
-        }
-        w.endArray()
-        w.endObject()
+/// The flow catalog (`GET /v1/flows`): every flow with its screens, routes (their params and the
+/// screens that offer them) and children, and every deep-link pattern with the flows that open
+/// it — derived from the flows' typed declarations, so it cannot drift from them.
+///
+/// The JSON form is this value encoded with ``JSONValueEncoder`` (keys sorted); it decodes back
+/// with ``JSONValueDecoder``, so a team can keep a release's catalog and compare the next one.
+public struct Catalog: Sendable, Hashable, Codable {
+    /// One flow.
+    public struct Flow: Sendable, Hashable, Codable {
+        public var name: String
+        public var screens: [String]
+        public var routes: [Route]
+        /// The flows it may start: declared children, then tab flows.
+        public var children: [String]
     }
 
-    /// The catalog as Graphviz DOT: a cluster per flow with its screens, an edge per child flow.
-    public var catalogDOT: String {
+    /// One route of a flow.
+    public struct Route: Sendable, Hashable, Codable {
+        public var name: String
+        public var params: [ParamSpec]
+        /// The flow's screens that offer it, in the flow's screen order.
+        public var screens: [String]
+    }
+
+    /// One deep-link pattern.
+    public struct DeepLink: Sendable, Hashable, Codable {
+        /// The full pattern, scheme included: `wayfinder://todos/{id}`.
+        public var pattern: String
+        public var description: String
+        /// The flows that open it.
+        public var flows: [String]
+    }
+
+    /// The flows, root first, in registration order.
+    public var flows: [Flow]
+    /// The patterns, in matching order.
+    public var deepLinks: [DeepLink]
+
+    /// The catalog as Graphviz DOT: a cluster per flow with its screens (labelled with the
+    /// routes they offer), an edge per child flow, a dashed edge from each link to its flows.
+    public var dot: String {
         func quoted(_ s: String) -> String { "\"" + s.dotEscaped + "\"" }
         var lines = ["digraph wayfinder {", "  rankdir=LR;", "  node [shape=box, style=rounded];", "  compound=true;"]
         for flow in flows {
@@ -48,7 +46,7 @@ extension Application {
             lines.append("    label=\(quoted(flow.name));")
             lines.append("    \(quoted(flow.name)) [shape=ellipse];")
             for screen in flow.screens {
-                let routes = flow.routes.filter { $0.isOffered(on: screen) }.map(\.name)
+                let routes = flow.routes.filter { $0.screens.contains(screen) }.map(\.name)
                 // Escape the names, not the `\n` between them: it is DOT's line break.
                 let label = ([screen] + (routes.isEmpty ? [] : [routes.joined(separator: ", ")]))
                     .map(\.dotEscaped).joined(separator: "\\n")
@@ -60,10 +58,59 @@ extension Application {
             for child in flow.children { lines.append("  \(quoted(flow.name)) -> \(quoted(child));") }
         }
         for link in deepLinks {
-            lines.append("  \(quoted(scheme + "://" + link.pattern)) [shape=note];")
+            lines.append("  \(quoted(link.pattern)) [shape=note];")
+            for flow in link.flows { lines.append("  \(quoted(link.pattern)) -> \(quoted(flow)) [style=dashed];") }
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The catalog as compact JSON with sorted keys.
+    public var json: [UInt8] {
+        var writer = JSONWriter()
+        writer.value((try? JSONValueEncoder().encode(self)) ?? .null)
+        return writer.bytes
+    }
+}
+
+extension Application {
+    /// This application's catalog.
+    public var catalog: Catalog {
+        Catalog(
+            flows: flows.map { flow in
+                Catalog.Flow(
+                    name: flow.name, screens: flow.screens,
+                    routes: flow.routes.map { route in
+                        Catalog.Route(name: route.name, params: route.params, screens: flow.screens.filter(route.isOffered(on:)))
+                    },
+                    children: flow.children)
+            },
+            deepLinks: deepLinks.map { link in
+                Catalog.DeepLink(
+                    pattern: scheme + "://" + link.pattern, description: link.description,
+                    flows: flows.filter { $0.deepLinks.contains(link.pattern) }.map(\.name))
+            })
+    }
+}
+
+extension ParamSpec: Codable {
+    private enum CodingKeys: String, CodingKey { case name, type, required, values }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            try container.decode(String.self, forKey: .name), try container.decode(ParamType.self, forKey: .type),
+            required: try container.decode(Bool.self, forKey: .required),
+            values: try container.decodeIfPresent([String].self, forKey: .values))
+    }
+
+    /// `values` only for an enum-typed param.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(required, forKey: .required)
+        if let values { try container.encode(values, forKey: .values) }
     }
 }
 

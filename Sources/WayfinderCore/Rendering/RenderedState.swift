@@ -91,7 +91,7 @@ extension Engine {
     func renderScreen(
         _ instance: ScreenInstance, _ presentation: Presentation, _ navigator: Navigator, reads: NavigationReads?
     ) -> RenderedScreen {
-        let context = FlowContext(coordinator: instance.coordinator, navigator: navigator, navigationReads: reads)
+        let context = NavigationContext(coordinator: instance.coordinator, navigator: navigator, navigationReads: reads)
         let content = (try? navigator.flow(of: instance.coordinator))?.render(instance, context)
             ?? ScreenContent(title: instance.name, components: [])
         return RenderedScreen(

@@ -126,7 +126,7 @@ final class InProcessServer {
     enum StoreKind { case memory, sqlite }
 
     init(
-        store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = DemoApp.engine,
+        store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = demoEngine,
         configure: (inout APIConfiguration) -> Void = { _ in }
     ) throws {
         let storeConfiguration = StoreConfiguration(ttlMillis: ttlMillis)
@@ -193,3 +193,8 @@ extension J {
         self["transitions"].array.map { T(op: $0["op"].string ?? "?", screens: $0["screens"].array.compactMap(\.string), tab: $0["tab"].string) }
     }
 }
+
+/// The sample app's engine, built once for every test.
+let demoEngine: Engine = {
+    do { return Engine(try DemoApp.makeApplication()) } catch { fatalError("the sample app does not build: \(error)") }
+}()

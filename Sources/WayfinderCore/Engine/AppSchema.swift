@@ -1,0 +1,92 @@
+/// The types an app's flows share: who the user is (the session's context), the app's model,
+/// and where deep links lead. Every flow of an app names the same schema as its `App`.
+///
+/// ```swift
+/// enum Shop: AppSchema {
+///     typealias Context = ShopContext   // a SessionContext
+///     typealias Model = Cart            // an AppModel
+///     typealias Link = ShopLink         // a DeepLinkDestination
+/// }
+/// ```
+///
+/// Tip: `protocol ShopFlow: Flow where App == Shop {}` lets each flow write `struct CartFlow: ShopFlow`.
+public protocol AppSchema {
+    /// The session's context, read from the client's `context` when a session is created.
+    associatedtype Context: SessionContext = JSONObject
+    /// The app's model, shared by all flows of a session and kept when they finish.
+    associatedtype Model: AppModel = JSONObject
+    /// The app's deep-link destinations.
+    associatedtype Link: DeepLinkDestination = NoDeepLinks
+}
+
+/// A session's context: who the user is and how the app should look (`platform`, `variant`, …),
+/// shown to clients in every state.
+///
+/// A client's context is read member by member: an absent or `null` member keeps the value
+/// `init()` gives it, an unknown member is dropped, and a member of the wrong type or outside an
+/// enum's values is an `invalid_params` problem named `context.<member>`. Then ``normalized()``
+/// applies the app's own rules.
+public protocol SessionContext: Codable, Sendable, Hashable {
+    /// The context of a client that says nothing.
+    init()
+    /// The app's rules across members (for example: no user unless authenticated). Throw
+    /// ``NavigationError/invalidParams(_:)`` to refuse the context.
+    func normalized() throws -> Self
+}
+
+extension SessionContext {
+    public func normalized() throws -> Self { self }
+}
+
+/// The app's model (MVVM-C's model): data the flows read and change, shared across flows and
+/// kept when they finish. A new session's model is `init()`.
+public protocol AppModel: Codable, Sendable, Hashable {
+    init()
+}
+
+/// The context and model of an app that keeps them as plain JSON.
+extension JSONObject: SessionContext, AppModel {}
+
+/// An app's deep-link destinations, as an enum whose `CodingKeys` are the URL patterns under
+/// the app's scheme; a `{name}` segment captures the associated value labelled `name`.
+///
+/// ```swift
+/// enum ShopLink: DeepLinkDestination {
+///     case cart, order(id: String)
+///     enum CodingKeys: String, CodingKey, CaseIterable { case cart, order = "orders/{id}" }
+/// }
+/// ```
+public protocol DeepLinkDestination: NamedCases {
+    /// What a link shows, for the catalog.
+    static func describe(_ link: Name) -> String
+}
+
+extension DeepLinkDestination {
+    public static func describe(_ link: Name) -> String { "" }
+}
+
+/// The deep links of an app that has none; there is no value of it.
+public struct NoDeepLinks: DeepLinkDestination {
+    private init() {}
+    public enum CodingKeys: CodingKey, CaseIterable, Hashable, Sendable {}
+    public init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "this app has no deep links"))
+    }
+    public func encode(to encoder: any Encoder) throws {}
+}
+
+/// A coordinator's own data. `init()` is what a flow starts with unless its parent gives it more
+/// (``FlowContext/startChild(_:placement:data:)``).
+public protocol FlowData: Codable, Sendable, Hashable {
+    init()
+}
+
+/// The data of a flow that keeps none.
+public struct NoData: FlowData {
+    public init() {}
+}
+
+/// The result of a flow that finishes with nothing to say.
+public struct NoResult: Codable, Sendable, Hashable {
+    public init() {}
+}

@@ -1,0 +1,93 @@
+/// An application whose declarations contradict each other, with every problem found.
+///
+/// Building an ``Application`` checks what the compiler cannot: two flows with one name, a child
+/// or tab flow that is not registered, a deep-link pattern that no flow opens or whose captures
+/// are not its case's labels, a route that no screen offers or a screen that offers one twice, a
+/// route case with an unlabelled value. (A route offered on a screen its flow does not declare,
+/// or two routes of one name in a flow, cannot be written: `routes(on:)` takes the flow's own
+/// screen names and returns its own route names.)
+public struct ApplicationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One sentence per problem, each naming the flow, screen, route or pattern at fault.
+    public var problems: [String]
+
+    public var description: String {
+        "the application has \(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
+            + problems.map { "  - " + $0 }.joined(separator: "\n")
+    }
+}
+
+extension Application {
+    /// Problems between the flows: names, children, deep links; then each flow's own.
+    func check() -> [String] {
+        var problems: [String] = []
+        if scheme.isEmpty || !scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+            problems.append("scheme '\(scheme)' is not a URL scheme (letters, digits, +, - and . only)")
+        }
+        for (index, flow) in flows.enumerated() {
+            if let first = flows.firstIndex(where: { $0.name == flow.name }), first < index {
+                problems.append("\(flows[first].typeName) and \(flow.typeName) are both named '\(flow.name)'")
+            }
+        }
+        for flow in flows {
+            for child in flow.children where self.flow(named: child) == nil {
+                problems.append("\(flow.typeName) declares child flow '\(child)', which is not registered in the application")
+            }
+        }
+        for link in deepLinks where !flows.contains(where: { $0.deepLinks.contains(link.pattern) }) {
+            problems.append("deep link '\(scheme)://\(link.pattern)' is opened by no flow: list it in the deepLinks of the flow that shows it")
+        }
+        for flow in flows { problems += flow.problems }
+        return problems
+    }
+
+    /// The patterns of a deep-link destination type, and what is wrong with them.
+    static func linkPatterns<L: DeepLinkDestination>(_ type: L.Type) -> (patterns: [DeepLinkPattern], problems: [String]) {
+        var patterns: [DeepLinkPattern] = []
+        var problems: [String] = []
+        for key in L.CodingKeys.allCases {
+            let pattern = DeepLinkPattern(key.stringValue, description: L.describe(key))
+            patterns.append(pattern)
+            let captures = pattern.segments.filter { $0.hasPrefix("{") && $0.hasSuffix("}") }.map { String($0.dropFirst().dropLast()) }
+            guard let members = try? ShapeProbe.members(of: L.self, case: key.stringValue) else {
+                problems.append("deep link '\(key.stringValue)' cannot be read as a case of \(L.self)")
+                continue
+            }
+            let labels = members.map(\.name)
+            if Set(labels) != Set(captures) || labels.count != captures.count {
+                problems.append(
+                    "deep link '\(key.stringValue)' captures \(captures.isEmpty ? "nothing" : captures.joined(separator: ", ")) "
+                        + "but its case \(L.self) reads \(labels.isEmpty ? "nothing" : labels.joined(separator: ", "))")
+            }
+            for member in members where ![.string, .integer, .number, .boolean].contains(member.type) {
+                problems.append("deep link '\(key.stringValue)' captures '\(member.name)' into a \(member.type.rawValue): captures are strings, numbers or booleans")
+            }
+        }
+        return (patterns, problems)
+    }
+}
+
+/// Reads a client's context into the app's ``SessionContext`` type: member by member (every
+/// problem at once, in declaration order), defaults for what is absent, then the app's rules.
+struct ContextReader<Context: SessionContext>: Sendable {
+    let members: [ParamSpec] = (try? ShapeProbe.members(of: Context.self)) ?? []
+
+    @Sendable func read(_ input: JSONObject) throws -> JSONObject {
+        if Context.self == JSONObject.self { return input }
+        guard case .object(var merged) = try JSONValueEncoder().encode(Context()) else { return input }
+        var problems: [InvalidParam] = []
+        for member in members {
+            guard let value = input[member.name], !value.isNull else { continue }
+            if let values = member.values, !member.type.accepts(value) || !values.contains(value.scalarText) {
+                problems.append(InvalidParam(name: "context.\(member.name)", reason: "must be one of \(values.joined(separator: ", "))"))
+            } else if !member.type.accepts(value) {
+                problems.append(InvalidParam(name: "context.\(member.name)", reason: "must be \(JSONValue.article(member.type.rawValue))"))
+            } else {
+                merged[member.name] = value
+            }
+        }
+        guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
+        let context = try JSONValueDecoder().decode(Context.self, from: .object(merged)).normalized()
+        guard case .object(let object) = try JSONValueEncoder().encode(context) else { return merged }
+        return object
+    }
+}

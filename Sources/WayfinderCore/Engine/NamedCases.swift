@@ -1,0 +1,74 @@
+/// An enum whose cases Wayfinder can list: a flow's routes or screens, an app's deep links.
+///
+/// Write the enum as usual, with labelled associated values of `Codable` types, and list its case
+/// names once more in a nested `enum CodingKeys: CodingKey, CaseIterable`. Swift's synthesised
+/// `Codable` uses those keys (the compiler rejects a key that names no case), and Wayfinder reads
+/// them to list the cases without reflection: the case names are the names on the wire and in the
+/// catalog, the labels are the parameters' names.
+///
+/// ```swift
+/// enum Route: FlowRoute {
+///     case login(email: String, password: String)
+///     case register
+///     enum CodingKeys: CodingKey, CaseIterable { case login, register }
+/// }
+/// ```
+public protocol NamedCases: Codable, Sendable, Hashable {
+    /// The case names (synthesised `Codable` uses them as the enum's keys).
+    associatedtype CodingKeys: CodingKey & CaseIterable & Hashable & Sendable
+}
+
+extension NamedCases {
+    /// A case's name without its associated values: what a screen offers, what a button submits.
+    public typealias Name = CodingKeys
+
+    /// The name of `value`'s case.
+    public static func name(of value: Self) -> String {
+        (try? value.parts().name) ?? String(describing: value)
+    }
+
+    /// Every case name, in declaration order.
+    static var caseNames: [String] { CodingKeys.allCases.map(\.stringValue) }
+
+    /// The case's name and its associated values by label.
+    func parts() throws -> (name: String, params: JSONObject) {
+        let json = try JSONValueEncoder().encode(self)
+        guard case .object(let object) = json, object.count == 1, let (name, values) = object.first,
+            case .object(let params) = values
+        else { throw FlowDeclarationError("\(Self.self) does not encode as one case with labelled values: \(self)") }
+        return (name, params)
+    }
+
+    /// The case `name` with the associated values in `params`.
+    static func decode(case name: String, params: JSONObject, readsScalarsFromStrings: Bool = false) throws -> Self {
+        var decoder = JSONValueDecoder()
+        decoder.readsScalarsFromStrings = readsScalarsFromStrings
+        return try decoder.decode(Self.self, from: .object([name: .object(params)]))
+    }
+}
+
+/// A flow's routes: what its screens offer and its `handle` switches over.
+public protocol FlowRoute: NamedCases {}
+
+/// A flow's screens, with the values each one shows (`case detail(id: String)`).
+public protocol FlowScreen: NamedCases {}
+
+/// The routes of a flow that has none (a container); there is no value of it.
+public struct NoRoutes: FlowRoute {
+    private init() {}
+    public enum CodingKeys: CodingKey, CaseIterable, Hashable, Sendable {}
+    public init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "this flow has no routes"))
+    }
+    public func encode(to encoder: any Encoder) throws {}
+}
+
+/// The screens of a flow that has none (a container); there is no value of it.
+public struct NoScreens: FlowScreen {
+    private init() {}
+    public enum CodingKeys: CodingKey, CaseIterable, Hashable, Sendable {}
+    public init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "this flow has no screens"))
+    }
+    public func encode(to encoder: any Encoder) throws {}
+}
