@@ -71,9 +71,9 @@ struct AuthFlow: DemoFlow {
                 components: [.heading("Welcome back")] + flow.noticeComponents + [
                     .field(name: "email", label: "Email", value: flow.formString("email"), kind: .email),
                     .field(name: "password", label: "Password", value: "", kind: .password),
-                    button("Sign in", submitting: .login),
-                    button("Create account", .secondary, route: .register),
-                    button("Forgot password?", .link, route: .forgotPassword),
+                    flow.button("Sign in", submitting: .login),
+                    flow.button("Create account", .secondary, route: .register),
+                    flow.button("Forgot password?", .link, route: .forgotPassword),
                 ])
         case .register:
             ScreenContent(
@@ -82,7 +82,7 @@ struct AuthFlow: DemoFlow {
                     .field(name: "name", label: "Name", value: flow.formString("name"), kind: .text),
                     .field(name: "email", label: "Email", value: flow.formString("email"), kind: .email),
                     .field(name: "password", label: "Password", value: "", kind: .password),
-                    button("Sign up", submitting: .signUp),
+                    flow.button("Sign up", submitting: .signUp),
                 ])
         }
     }

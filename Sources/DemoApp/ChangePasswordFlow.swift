@@ -44,14 +44,14 @@ struct ChangePasswordFlow: DemoFlow {
                 components: [.heading("Choose a new password")] + flow.noticeComponents + [
                     .field(name: "password", label: "New password", value: "", kind: .password),
                     .field(name: "confirm", label: "Confirm password", value: "", kind: .password),
-                    button("Save password", submitting: .savePassword),
+                    flow.button("Save password", submitting: .savePassword),
                 ])
         case .passwordChanged:
             ScreenContent(
                 title: "Password changed",
                 components: [
                     .notice(Notice(.success, "Your password has been changed.")),
-                    button("Done", route: .done),
+                    flow.button("Done", route: .done),
                 ])
         }
     }

@@ -47,9 +47,9 @@ struct OnboardingFlow: DemoFlow {
             .heading(content.heading),
             .text(content.text),
             .text("Page \(page) of \(count)"),
-            button(page == count ? "Get started" : "Next", route: .next),
+            flow.button(page == count ? "Get started" : "Next", route: .next),
         ]
-        if page < count { components.append(button("Skip", .link, route: .skip)) }
+        if page < count { components.append(flow.button("Skip", .link, route: .skip)) }
         return ScreenContent(title: "Welcome", components: components)
     }
 }

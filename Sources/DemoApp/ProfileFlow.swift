@@ -56,8 +56,8 @@ struct ProfileFlow: DemoFlow {
             components: [
                 .heading(user.isEmpty ? "Your profile" : user),
                 .text("Signed in as \(user)."),
-                button("Change password", .secondary, route: .changePassword),
-                button("Log out", .destructive, route: .logout),
+                flow.button("Change password", .secondary, route: .changePassword),
+                flow.button("Log out", .destructive, route: .logout),
             ])
     }
 }

@@ -93,19 +93,19 @@ struct TodosFlow: DemoFlow {
             let items = flow.model.todos.map { todo in
                 Component.ListItem(
                     id: todo.id, title: todo.title, subtitle: todo.description, checked: todo.completed,
-                    action: action(.showTodo(id: todo.id)))
+                    action: flow.action(.showTodo(id: todo.id)))
             }
             return ScreenContent(
                 title: "To-dos",
-                components: (items.isEmpty ? [.text("No to-dos yet.")] : [.list(items)]) + [button("Add to-do", route: .addTodo)])
+                components: (items.isEmpty ? [.text("No to-dos yet.")] : [.list(items)]) + [flow.button("Add to-do", route: .addTodo)])
         case .todoAdd:
             return ScreenContent(
                 title: "New to-do",
                 components: flow.noticeComponents + [
                     .field(name: "title", label: "Title", value: flow.formString("title"), kind: .text),
                     .field(name: "description", label: "Description", value: flow.formString("description"), kind: .multiline),
-                    button("Save", submitting: .saveTodo),
-                    button("Cancel", .secondary, route: .cancel),
+                    flow.button("Save", submitting: .saveTodo),
+                    flow.button("Cancel", .secondary, route: .cancel),
                 ])
         case .todoDetail(let id):
             let todo = flow.model[id] ?? Todo(id: "", title: "Deleted to-do")
@@ -117,8 +117,8 @@ struct TodosFlow: DemoFlow {
                         name: "description", label: "Description",
                         value: flow.formString("description", default: todo.description), kind: .multiline),
                     .toggle(name: "completed", label: "Completed", value: flow.form["completed"]?.boolValue ?? todo.completed),
-                    button("Save", submitting: .updateTodo),
-                    button("Delete", .destructive, route: .deleteTodo),
+                    flow.button("Save", submitting: .updateTodo),
+                    flow.button("Delete", .destructive, route: .deleteTodo),
                 ])
         }
     }

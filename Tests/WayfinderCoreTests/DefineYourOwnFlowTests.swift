@@ -43,7 +43,7 @@ struct GreetingFlow: Flow {
         case .hello:
             ScreenContent(title: "Hello", components: [
                 .field(name: "name", label: "Your name", value: "", kind: .text),
-                button("Wave", submitting: .wave),
+                flow.button("Wave", submitting: .wave),
             ])
         case .waved(let name):
             ScreenContent(title: "Hi!", components: [.heading("Hello, \(name)!")])

@@ -17,8 +17,9 @@ public struct ApplicationError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension Application {
-    /// Problems between the flows: names, children, deep links; then each flow's own.
-    func check() -> [String] {
+    /// Problems between the flows: the scheme, names, children, deep links (with the problems
+    /// found reading the patterns); then each flow's own.
+    func check(linkProblems: [String]) -> [String] {
         var problems: [String] = []
         if scheme.isEmpty || !scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
             problems.append("scheme '\(scheme)' is not a URL scheme (letters, digits, +, - and . only)")
@@ -33,6 +34,7 @@ extension Application {
                 problems.append("\(flow.typeName) declares child flow '\(child)', which is not registered in the application")
             }
         }
+        problems += linkProblems
         for link in deepLinks where !flows.contains(where: { $0.deepLinks.contains(link.pattern) }) {
             problems.append("deep link '\(scheme)://\(link.pattern)' is opened by no flow: list it in the deepLinks of the flow that shows it")
         }

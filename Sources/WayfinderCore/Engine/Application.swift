@@ -55,7 +55,7 @@ public struct Application: Sendable {
         storage = Storage(
             scheme: scheme, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
             normalizeContext: ContextReader<Root.App.Context>().read)
-        let problems = links.problems + check()
+        let problems = check(linkProblems: links.problems)
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
 

@@ -11,14 +11,21 @@ public struct FlowContext<F: Flow>: Sendable {
     public let screen: ScreenInstance?
     /// The flows this flow declares as children or tabs.
     let declaredChildren: [String]
+    let screens: CaseTable<F.Screen>
+    let routes: CaseTable<F.Route>
     /// A declaration error met while the flow ran (a screen its `CodingKeys` leaves out, an
     /// undeclared child): the engine refuses the action with it once the flow returns.
     var failure: FlowDeclarationError?
 
-    init(base: NavigationContext, screen: ScreenInstance?, declaredChildren: [String]) {
+    init(
+        base: NavigationContext, screen: ScreenInstance?, declaredChildren: [String], screens: CaseTable<F.Screen>,
+        routes: CaseTable<F.Route>
+    ) {
         self.base = base
         self.screen = screen
         self.declaredChildren = declaredChildren
+        self.screens = screens
+        self.routes = routes
     }
 
     // MARK: Data
@@ -193,7 +200,7 @@ public struct FlowContext<F: Flow>: Sendable {
     }
 
     private mutating func parts(of screen: F.Screen) -> (String, JSONObject)? {
-        do { return try screen.parts() } catch {
+        do { return try screens.parts(of: screen) } catch {
             fail("\(F.self).Screen: \(error)")
             return nil
         }

@@ -32,6 +32,9 @@ extension NamedCases {
 
     /// The case's name and its associated values by label.
     func parts() throws -> (name: String, params: JSONObject) {
+        let encoder = CaseEncoder()
+        try encode(to: encoder)
+        if let name = encoder.name, !encoder.unexpected { return (name, encoder.params) }
         let json = try JSONValueEncoder().encode(self)
         guard case .object(let object) = json, object.count == 1, let (name, values) = object.first,
             case .object(let params) = values
@@ -41,9 +44,13 @@ extension NamedCases {
 
     /// The case `name` with the associated values in `params`.
     static func decode(case name: String, params: JSONObject, readsScalarsFromStrings: Bool = false) throws -> Self {
-        var decoder = JSONValueDecoder()
-        decoder.readsScalarsFromStrings = readsScalarsFromStrings
-        return try decoder.decode(Self.self, from: .object([name: .object(params)]))
+        do {
+            return try Self(from: CaseDecoder(name: name, params: params, lenient: readsScalarsFromStrings))
+        } catch let error as JSONValueDecodingError {
+            throw error
+        } catch {
+            throw JSONValueDecodingError(path: [name], problem: .invalid("is not a case of \(Self.self)"))
+        }
     }
 }
 

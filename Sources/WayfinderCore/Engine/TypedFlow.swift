@@ -41,6 +41,8 @@ struct TypedFlow<F: Flow>: AnyFlow {
     /// Each screen's routes, by screen name (a flow has a handful: compared, not hashed).
     private let offered: [(screen: String, routes: [RouteSpec])]
     private let overDescendants: [RouteSpec]
+    private let screenCases = CaseTable<F.Screen>()
+    private let routeCases = CaseTable<F.Route>()
 
     init(_ flow: F) {
         self.flow = flow
@@ -101,7 +103,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
         let placeholder = NavigationContext(
             coordinator: context.coordinator,
             navigator: Navigator(app: context.navigator.app, state: Navigator.placeholder))
-        var typed = FlowContext<F>(base: placeholder, screen: screen, declaredChildren: children)
+        var typed = FlowContext<F>(base: placeholder, screen: screen, declaredChildren: children, screens: screenCases, routes: routeCases)
         swap(&typed.base, &context)
         defer { swap(&typed.base, &context) }
         let result = try body(&typed)
@@ -116,7 +118,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
     func handle(_ request: RouteRequest, on screen: ScreenInstance, _ context: inout NavigationContext) throws {
         let route: F.Route
         do {
-            route = try F.Route.decode(case: request.name, params: request.params)
+            route = try routeCases.decode(request.name, request.params)
         } catch let error as JSONValueDecodingError {
             // The engine checked every param's JSON type; what is left is inside a param's value.
             throw NavigationError.invalidParam(error.path.dropFirst().joined(separator: "."), error.reason)
@@ -143,7 +145,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
 
     func render(_ screen: ScreenInstance, _ context: NavigationContext) -> ScreenContent {
         guard let own = try? decodeScreen(screen) else { return ScreenContent(title: screen.name, components: []) }
-        return flow.render(own, FlowContext<F>(base: context, screen: screen, declaredChildren: children))
+        return flow.render(own, FlowContext<F>(base: context, screen: screen, declaredChildren: children, screens: screenCases, routes: routeCases))
     }
 
     func availableRoutes(whenOnTop screen: ScreenInstance, _ context: NavigationContext) -> [RouteSpec] {
@@ -154,7 +156,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
 
     private func decodeScreen(_ screen: ScreenInstance) throws -> F.Screen {
         do {
-            return try F.Screen.decode(case: screen.name, params: screen.params)
+            return try screenCases.decode(screen.name, screen.params)
         } catch {
             throw FlowDeclarationError("screen '\(screen.name)' \(screen.params) is not a case of \(F.self).Screen: \(error)")
         }
