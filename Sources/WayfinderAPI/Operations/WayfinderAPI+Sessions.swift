@@ -90,8 +90,9 @@ extension WayfinderAPI {
             }
             let action = try makeAction(body)
             let state = try decodedState(session, cacheKey)
-            let outcome = try engine.reduce(state, action)
-            let bytes = actionBody(outcome, cacheKey)
+            var memo = cache.memo(cacheKey) ?? RenderMemo()
+            let outcome = try engine.reduce(state, action, memo: &memo)
+            let bytes = actionBody(outcome, cacheKey, memo: &memo)
             let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
             guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
             var next = session
@@ -127,8 +128,8 @@ extension WayfinderAPI {
     }
 
     /// `{"state": …, "transitions": […]}`; also warms the render cache.
-    private func actionBody(_ outcome: Outcome, _ key: SessionKey) -> [UInt8] {
-        let rendered = render(outcome.state, key: key)
+    private func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo) -> [UInt8] {
+        let rendered = render(outcome.state, key: key, memo: &memo)
         var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
@@ -197,8 +198,13 @@ extension WayfinderAPI {
     /// A new session (`launchMemo` given) is cached only if there is room: it is not yet in use.
     func render(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
         var memo = launchMemo ?? cache.memo(key) ?? RenderMemo()
+        return render(state, key: key, memo: &memo, evicting: launchMemo == nil)
+    }
+
+    /// `render` with the memo in hand (an action's, which its reduction updated).
+    func render(_ state: SessionState, key: SessionKey, memo: inout RenderMemo, evicting: Bool = true) -> [UInt8] {
         let bytes = engine.renderJSON(state, memo: &memo)
-        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
+        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: evicting)
         return bytes
     }
 }

@@ -34,6 +34,11 @@ public struct JSONValueDecodingError: Error, Sendable, Hashable, CustomStringCon
     public var path: [String]
     public var problem: Problem
 
+    public init(path: [String], problem: Problem) {
+        self.path = path
+        self.problem = problem
+    }
+
     /// The reason, as `invalid_params` words it: "is required", "must be a string, not an integer".
     public var reason: String {
         switch problem {

@@ -24,13 +24,15 @@ struct CaseTable<T: NamedCases>: Sendable {
 
     /// The case `name` with `params` (see ``NamedCases``).
     func decode(_ name: String, _ params: JSONObject) throws -> T {
-        if params.isEmpty, let index = names.firstIndex(of: name) { return values[index] }
+        if params.isEmpty {
+            for index in names.indices where names[index] == name { return values[index] }
+        }
         return try T.decode(case: name, params: params)
     }
 
     /// The name and params of `value`.
     func parts(of value: T) throws -> (name: String, params: JSONObject) {
-        if let index = values.firstIndex(of: value) { return (names[index], [:]) }
+        for index in values.indices where values[index] == value { return (names[index], [:]) }
         return try value.parts()
     }
 }

@@ -29,7 +29,16 @@ public struct Engine: Sendable {
     /// Applies an action. Throws ``NavigationError`` for what the contract refuses; the input
     /// state is never modified.
     public func reduce(_ state: SessionState, _ action: Action) throws -> Outcome {
-        var navigator = Navigator(app: app, state: state)
+        var memo = RenderMemo()
+        return try reduce(state, action, memo: &memo)
+    }
+
+    /// `reduce`, with the session's memo: the app's context and model as decoded for its last
+    /// action or rendering are reused while unchanged, and the memo keeps them for the next.
+    public func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
+        let decoded = DecodedCache(memo.decoded)
+        defer { memo.decoded = decoded.values }
+        var navigator = Navigator(app: app, state: state, decoded: decoded)
         switch action {
         case .trigger(let route): try trigger(route, &navigator)
         case .back(let screen): try back(screen, &navigator)

@@ -32,17 +32,25 @@ public struct FlowContext<F: Flow>: Sendable {
 
     /// The session's context (who the user is, platform, …), shown to clients.
     public var context: F.App.Context {
-        get { (try? JSONValueDecoder().decode(F.App.Context.self, from: .object(base.context))) ?? F.App.Context() }
-        set { if let object = encodeObject(newValue) { base.context = object } }
+        get { base.navigator.decoded.value(.context, base.context) { F.App.Context() } }
+        set {
+            guard let object = encodeObject(newValue) else { return }
+            base.context = object
+            base.navigator.decoded.keep(.context, object, newValue)
+        }
     }
 
     /// The app's model, shared by the session's flows; `init()` until a flow changes it.
     public var model: F.App.Model {
         get {
             if base.model.isEmpty { return F.App.Model() }
-            return (try? JSONValueDecoder().decode(F.App.Model.self, from: .object(base.model))) ?? F.App.Model()
+            return base.navigator.decoded.value(.model, base.model) { F.App.Model() }
         }
-        set { if let object = encodeObject(newValue) { base.model = object } }
+        set {
+            guard let object = encodeObject(newValue) else { return }
+            base.model = object
+            base.navigator.decoded.keep(.model, object, newValue)
+        }
     }
 
     /// This coordinator's own data.

@@ -9,10 +9,13 @@ struct Navigator: Sendable {
     var transitions: [Transition] = []
     /// Set when the window's root was replaced, so a pending deep link is offered again.
     var rootReplaced = false
+    /// The context and model as the app's types, for the flows of this action.
+    let decoded: DecodedCache
 
-    init(app: Application, state: SessionState) {
+    init(app: Application, state: SessionState, decoded: DecodedCache = DecodedCache()) {
         self.app = app
         self.state = state
+        self.decoded = decoded
     }
 
     // MARK: Calling flows
@@ -38,7 +41,7 @@ struct Navigator: Sendable {
     /// throw, this navigator holds whatever the flow had done: the caller must not use it.
     mutating func withMoved<T>(_ id: String, _ body: (any AnyFlow, inout NavigationContext) throws -> T) throws -> T {
         let flow = try flow(of: id)
-        var context = NavigationContext(coordinator: id, navigator: Navigator(app: app, state: Self.placeholder))
+        var context = NavigationContext(coordinator: id, navigator: Navigator(app: app, state: Self.placeholder, decoded: decoded))
         swap(&self, &context.navigator)
         defer { swap(&self, &context.navigator) }
         return try body(flow, &context)

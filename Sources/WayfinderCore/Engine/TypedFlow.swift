@@ -102,7 +102,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
     ) throws -> T {
         let placeholder = NavigationContext(
             coordinator: context.coordinator,
-            navigator: Navigator(app: context.navigator.app, state: Navigator.placeholder))
+            navigator: Navigator(app: context.navigator.app, state: Navigator.placeholder, decoded: context.navigator.decoded))
         var typed = FlowContext<F>(base: placeholder, screen: screen, declaredChildren: children, screens: screenCases, routes: routeCases)
         swap(&typed.base, &context)
         defer { swap(&typed.base, &context) }
@@ -144,7 +144,8 @@ struct TypedFlow<F: Flow>: AnyFlow {
     }
 
     func render(_ screen: ScreenInstance, _ context: NavigationContext) -> ScreenContent {
-        guard let own = try? decodeScreen(screen) else { return ScreenContent(title: screen.name, components: []) }
+        let own: F.Screen
+        do { own = try decodeScreen(screen) } catch { return ScreenContent(title: screen.name, components: []) }
         return flow.render(own, FlowContext<F>(base: context, screen: screen, declaredChildren: children, screens: screenCases, routes: routeCases))
     }
 

@@ -45,6 +45,8 @@ public struct RenderMemo: Sendable {
     /// `context` and `coordinators` as JSON: they depend on the inputs alone.
     var contextBytes: [UInt8] = []
     var coordinatorsBytes: [UInt8] = []
+    /// The context and model as the app's types, for the next action or rendering.
+    var decoded = DecodedValues()
 
     public init() {}
 
@@ -69,7 +71,9 @@ extension Engine {
     /// The contract's `State` as JSON, byte for byte `render(state).jsonBytes`, reusing the
     /// memo's screens where they still hold; the memo is updated for the next call.
     public func renderJSON(_ state: SessionState, memo: inout RenderMemo) -> [UInt8] {
-        let navigator = Navigator(app: app, state: state)
+        let decoded = DecodedCache(memo.decoded)
+        defer { memo.decoded = decoded.values }
+        let navigator = Navigator(app: app, state: state, decoded: decoded)
         let navigation = state.navigation
         let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
         let fits = memo.inputs == inputs
