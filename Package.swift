@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layering (dependencies only point down):
-//   wayfinder (executable) -> DemoApp, WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore
+//   wayfinder (executable) -> DemoApp, WayfinderServer
+//   WayfinderServer -> WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
@@ -18,6 +19,8 @@ let package = Package(
     products: [
         .executable(name: "wayfinder", targets: ["wayfinder"]),
         .library(name: "WayfinderCore", targets: ["WayfinderCore"]),
+        .library(name: "WayfinderServer", targets: ["WayfinderServer"]),
+        .library(name: "WayfinderTesting", targets: ["WayfinderTesting"]),
     ],
     targets: [
         // MARK: C libraries and shims
@@ -46,23 +49,26 @@ let package = Package(
             name: "WayfinderAPI",
             dependencies: ["WayfinderCore", "WayfinderHTTP", "WayfinderStore"],
             swiftSettings: serverSettings),
-        .executableTarget(
-            name: "wayfinder",
-            dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
+        .target(
+            name: "WayfinderServer",
+            dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),
+        .executableTarget(name: "wayfinder", dependencies: ["WayfinderServer", "DemoApp"]),
 
-        // MARK: Test support (a real libcurl client; used by test targets only)
-        .target(name: "WayfinderTesting", dependencies: ["CCurlShim"]),
+        // MARK: The testing library: sessions on the pure engine, and a real libcurl client
+        .target(name: "WayfinderTesting", dependencies: ["WayfinderCore", "CCurlShim"]),
 
         // MARK: Benchmarks (Benchmarks/http-plaintext)
         .executableTarget(name: "PlaintextServer", dependencies: ["WayfinderHTTP"]),
 
         // MARK: Tests
         .testTarget(name: "WayfinderCoreTests", dependencies: ["WayfinderCore"]),
-        .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "WayfinderCore"]),
+        .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "WayfinderCore", "WayfinderTesting"]),
         .testTarget(name: "WayfinderHTTPTests", dependencies: ["WayfinderHTTP", "WayfinderTesting"]),
         .testTarget(name: "WayfinderStoreTests", dependencies: ["WayfinderStore"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore"]),
+            dependencies: [
+                "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore", "WayfinderServer",
+            ]),
     ]
 )

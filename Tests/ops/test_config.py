@@ -7,8 +7,8 @@ from conftest import REPO, run_binary
 
 
 def declared_settings():
-    """The option names declared in Sources/wayfinder/Settings.swift."""
-    source = (REPO / "Sources/wayfinder/Settings.swift").read_text()
+    """The option names declared in Sources/WayfinderServer/Settings.swift."""
+    source = (REPO / "Sources/WayfinderServer/Settings.swift").read_text()
     names = re.findall(r'Option\(\s*name:\s*"([a-z0-9-]+)"', source)
     assert len(names) >= 10, names
     return names

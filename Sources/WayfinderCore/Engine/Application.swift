@@ -66,6 +66,15 @@ public struct Application: Sendable {
         storage.flowNames.firstIndex(of: name).map { storage.flows[$0] }
     }
 
+    /// The URL of a deep link (`wayfinder://todos/2` for `.todo(id: "2")`).
+    public func url<L: DeepLinkDestination>(for link: L) throws -> String {
+        let (pattern, params) = try link.parts()
+        let path = DeepLinkPattern(pattern, description: "").segments.map { segment in
+            segment.hasPrefix("{") && segment.hasSuffix("}") ? params[String(segment.dropFirst().dropLast())]?.scalarText ?? "" : String(segment)
+        }
+        return scheme + "://" + path.joined(separator: "/")
+    }
+
     /// Matches `url` against the patterns (exact, case-sensitive, no query, no trailing slash).
     public func match(deepLink url: String) -> DeepLink? {
         let prefix = scheme + "://"

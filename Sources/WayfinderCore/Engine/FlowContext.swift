@@ -228,11 +228,7 @@ public struct FlowContext<F: Flow>: Sendable {
     private mutating func deepLink(_ link: F.App.Link) -> DeepLink? {
         do {
             let (pattern, params) = try link.parts()
-            let captures = params.mapValues(\.scalarText)
-            let path = DeepLinkPattern(pattern, description: "").segments.map { segment in
-                segment.hasPrefix("{") && segment.hasSuffix("}") ? captures[String(segment.dropFirst().dropLast())] ?? "" : String(segment)
-            }.joined(separator: "/")
-            return DeepLink(url: base.navigator.app.scheme + "://" + path, pattern: pattern, params: captures)
+            return DeepLink(url: try base.navigator.app.url(for: link), pattern: pattern, params: params.mapValues(\.scalarText))
         } catch {
             fail("\(F.App.Link.self): \(error)")
             return nil

@@ -11,6 +11,12 @@ public struct RouteRequest: Sendable, Hashable {
         self.params = params
     }
 
+    /// The request a client sends for `route`: its case name and its labelled values as params.
+    public init<R: FlowRoute>(_ route: R) throws {
+        let (name, params) = try route.parts()
+        self.init(name, params: params)
+    }
+
     /// A parameter's value; `null` counts as absent (the contract's rule).
     public subscript(_ param: String) -> JSONValue? {
         guard let value = params[param], !value.isNull else { return nil }

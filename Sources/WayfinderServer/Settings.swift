@@ -7,8 +7,8 @@ struct Settings: Sendable {
     var port = 8080
     var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var store = "sqlite:data/wayfinder.sqlite"
-    var publicDirectory = "Public"
-    var openAPI = "openapi.yaml"
+    var publicDirectory = Settings.bundled("Public")
+    var openAPI = Settings.bundled("openapi.yaml")
     var sessionTTLSeconds = 86_400.0
     var maxSessions = 100_000
     var maxConnections = 10_000
@@ -124,11 +124,23 @@ struct Settings: Sendable {
         return .run(settings)
     }
 
-    static var help: String {
+    /// `name` in the working directory if it is there, else in the Wayfinder package this server
+    /// was built from: how `swift run` in a package that depends on Wayfinder finds the web
+    /// client and the contract. A deployment copies both and names them (`--public`, `--openapi`).
+    static func bundled(_ name: String) -> String {
+        if access(name, F_OK) == 0 { return name }
+        // This file is <package>/Sources/WayfinderServer/Settings.swift.
+        var path = Substring(#filePath)
+        for _ in 0..<3 { path = path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        let bundled = path + "/" + name
+        return access(String(bundled), F_OK) == 0 ? String(bundled) : name
+    }
+
+    static func help(name: String) -> String {
         var lines = [
-            "wayfinder — server-driven navigation: one coordinator tree per session, JSON over HTTP.",
+            "\(name) — server-driven navigation: one coordinator tree per session, JSON over HTTP.",
             "",
-            "Usage: wayfinder [--setting value]...",
+            "Usage: \(name) [--setting value]...   or   \(name) healthcheck",
             "Every setting can also come from its environment variable; flags win.",
             "",
         ]

@@ -1,0 +1,211 @@
+import Foundation
+import Glibc
+import WayfinderAPI
+import WayfinderCore
+import WayfinderHTTP
+import WayfinderStore
+
+/// Serves an ``Application`` with everything the `wayfinder` executable does: every setting as a
+/// flag and a `WAYFINDER_*` environment variable, `--help`, the SQLite (default), memory and
+/// Redis stores, the web client at `/` and the contract at `/openapi.yaml`, `/metrics`, JSON
+/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck` subcommand.
+///
+/// A team's whole `main.swift`:
+///
+/// ```swift
+/// import WayfinderServer
+/// import ShopApp
+///
+/// Server(Shop.makeApplication).run()
+/// ```
+public struct Server: Sendable {
+    private let makeApplication: @Sendable () throws -> Application
+    private let name: String
+
+    /// - Parameters:
+    ///   - makeApplication: builds the application (its checks run here: a broken app stops the
+    ///     start with every problem listed and exit code 2).
+    ///   - name: the command's name in `--help` and messages (default: the executable's name).
+    public init(_ makeApplication: @escaping @Sendable () throws -> Application, name: String? = nil) {
+        self.makeApplication = makeApplication
+        self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
+    }
+
+    /// Runs the command line: `healthcheck`, `--help`, or the server until SIGTERM or SIGINT,
+    /// then exits (0 after a graceful stop, 2 for bad settings or a broken application).
+    public func run(
+        arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Never {
+        if arguments.first == "healthcheck" { Healthcheck.run(environment: environment) }
+        let settings: Settings
+        do {
+            switch try Settings.parse(arguments: arguments, environment: environment) {
+            case .help:
+                print(Settings.help(name: name), terminator: "")
+                exit(0)
+            case .run(let parsed):
+                settings = parsed
+            }
+        } catch {
+            fail(error.message)
+        }
+        // Signals are taken synchronously by this thread (sigwait); every other thread blocks
+        // them. Blocked before the store or anything else can start a thread (threads inherit the
+        // mask), so a SIGTERM during start-up is handled too instead of killing the process.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let running: RunningServer
+        do {
+            running = try start(settings)
+        } catch let error as StartError {
+            fail(error.message)
+        } catch {
+            fail("\(error)")
+        }
+        let received = Self.waitForSignal()
+        running.logger.log(.info, "shutting_down", [
+            ("signal", .int(Int(received))), ("deadlineSeconds", .double(settings.shutdownDeadlineSeconds)),
+        ])
+        // A second signal while draining exits at once.
+        Thread.detachNewThread { _exit(128 + Self.waitForSignal()) }
+        running.stop()
+        running.logger.log(.info, "stopped")
+        exit(0)
+    }
+
+    /// Starts the server in this process with the settings `arguments` and `environment` give
+    /// (as ``run(arguments:environment:)`` would), and returns at once: for tests that serve an
+    /// app on a free port (`--port 0`). Signals are left alone.
+    public func start(arguments: [String], environment: [String: String] = [:]) throws -> RunningServer {
+        let settings: Settings
+        do {
+            guard case .run(let parsed) = try Settings.parse(arguments: arguments, environment: environment) else {
+                throw StartError(message: "--help is not a setting to start with")
+            }
+            settings = parsed
+        } catch let error as Settings.Invalid {
+            throw StartError(message: error.message)
+        }
+        return try start(settings)
+    }
+
+    private func start(_ settings: Settings) throws -> RunningServer {
+        let application: Application
+        do { application = try makeApplication() } catch { throw StartError(message: "\(error)") }
+
+        let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
+        let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
+        let store: any SessionStore
+        do {
+            if settings.store == "memory" {
+                store = MemoryStore(configuration: storeConfiguration)
+            } else if settings.store.hasPrefix("redis://") {
+                // One pooled connection per event loop, plus a few for event streams and the sweeper.
+                store = try RedisStore(url: settings.store, configuration: storeConfiguration, poolSize: settings.threads + 4)
+            } else {
+                store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
+            }
+        } catch {
+            throw StartError(message: "cannot open the store \(settings.store): \(error)")
+        }
+
+        var apiConfiguration = APIConfiguration()
+        apiConfiguration.sessionTTLMillis = storeConfiguration.ttlMillis
+        apiConfiguration.cacheCapacity = settings.cacheSize
+        apiConfiguration.maxSessions = settings.maxSessions
+        apiConfiguration.publicDirectory = settings.publicDirectory
+        apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
+        if let document = FileManager.default.contents(atPath: settings.openAPI) {
+            apiConfiguration.openAPIDocument = Array(document)
+        } else {
+            logger.log(.warn, "openapi_missing", [("path", .string(settings.openAPI))])
+        }
+
+        var httpConfiguration = HTTPServerConfiguration(host: settings.host, port: settings.port, threads: settings.threads)
+        httpConfiguration.maxConnections = settings.maxConnections
+        httpConfiguration.maxBodyBytes = settings.maxBodyBytes
+        httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeoutSeconds * 1000))
+        httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))
+        httpConfiguration.shutdownDeadline = Duration.milliseconds(Int(settings.shutdownDeadlineSeconds * 1000))
+
+        let serverBox = ServerBox()
+        let api = WayfinderAPI(
+            engine: Engine(application), store: store, configuration: apiConfiguration, logger: logger,
+            openConnections: { serverBox.server?.openConnections ?? 0 })
+        let server = HTTPServer(configuration: httpConfiguration, handler: api)
+        serverBox.server = server
+        do {
+            try server.start()
+        } catch {
+            throw StartError(message: "cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
+        api.start()
+        logger.log(.info, "listening", [
+            ("host", .string(settings.host)), ("port", .int(server.boundPort)), ("threads", .int(settings.threads)),
+            ("store", .string(settings.store == "memory" ? "memory" : settings.store.hasPrefix("redis://") ? "redis" : "sqlite")),
+        ])
+        return RunningServer(port: server.boundPort, api: api, server: server, store: store, logger: logger)
+    }
+
+    /// Waits for SIGTERM or SIGINT (blocked in every thread, so only `sigwait` sees them).
+    private static func waitForSignal() -> Int32 {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        var received: Int32 = 0
+        sigwait(&set, &received)
+        return received
+    }
+
+    private func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("\(name): \(message)\n".utf8))
+        exit(2)
+    }
+}
+
+/// Why a server did not start: bad settings, a broken application, a store or port it could not open.
+public struct StartError: Error, Sendable, CustomStringConvertible {
+    /// One line naming what failed.
+    public var message: String
+    public var description: String { message }
+}
+
+/// A server started by ``Server/start(arguments:environment:)``.
+public final class RunningServer: Sendable {
+    /// The port it listens on (the one picked when started with `--port 0`).
+    public let port: Int
+    let api: WayfinderAPI
+    let server: HTTPServer
+    let store: any SessionStore
+    let logger: Logger
+
+    init(port: Int, api: WayfinderAPI, server: HTTPServer, store: any SessionStore, logger: Logger) {
+        self.port = port
+        self.api = api
+        self.server = server
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Drains and stops, as SIGTERM does: stops accepting, finishes in-flight requests, ends
+    /// event streams within the shutdown deadline, and folds the SQLite WAL into the database.
+    public func stop() {
+        api.shutdown()
+        server.shutdown()
+        server.waitUntilStopped()
+        if let sqlite = store as? SQLiteStore {
+            // Fold the WAL (up to about 64 MiB between background checkpoints) into the database
+            // now, so the next start does not replay it.
+            do { try sqlite.close() } catch {
+                logger.log(.warn, "checkpoint_failed", [("error", .string("\(error)"))])
+            }
+        }
+    }
+}

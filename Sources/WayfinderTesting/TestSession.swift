@@ -1,0 +1,93 @@
+import Testing
+import WayfinderCore
+
+/// One session of an application, driven through the pure engine — no server, no socket — and
+/// checked exhaustively, in the manner of TCA's `TestStore`.
+///
+/// Each step takes a closure that receives the snapshot before the step and changes it into
+/// what the test expects after it. Anything the step changed that the closure did not (one
+/// screen pushed too many, a context member, a transition) fails the test with the difference.
+///
+/// ```swift
+/// var session = try TestSession(try Shop.makeApplication(), context: ["signedIn": true])
+/// try session.send(CartFlow.Route.checkout) {
+///     $0.stack.append("address")
+///     $0.transitions = ["push address"]
+/// }
+/// ```
+///
+/// A step the engine refuses throws its ``NavigationError`` and changes nothing, so a test
+/// asserts typed errors with `#expect(throws:)`.
+public struct TestSession: Sendable {
+    /// The engine under test.
+    public let engine: Engine
+    /// The session's whole state after the last step.
+    public private(set) var state: SessionState
+    /// The snapshot after the last step: what the next step's closure starts from.
+    public private(set) var snapshot: NavigationSnapshot
+
+    /// Starts a session as `POST /v1/sessions` would, with `context` and an optional deep link.
+    /// Throws what the engine refuses (a bad context or link).
+    public init(_ application: Application, context: JSONObject = [:], deepLink: String? = nil, session: String = "test") throws {
+        engine = Engine(application)
+        state = try engine.start(session: session, context: context, deepLink: deepLink)
+        snapshot = NavigationSnapshot(state, transitions: [], before: nil)
+    }
+
+    /// Triggers `route` (a case of the `Route` of a flow on the responder chain of the top
+    /// screen) and checks that `expected` describes every change.
+    public mutating func send<R: FlowRoute>(
+        _ route: R, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        try step(.trigger(RouteRequest(route)), sourceLocation, expected)
+    }
+
+    /// Goes back, as `POST …/back` does (with `screen`, only if that screen is on top).
+    public mutating func back(
+        screen: String? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        try step(.back(screen: screen), sourceLocation, expected)
+    }
+
+    /// Taps tab `id` of the tab bar.
+    public mutating func selectTab(
+        _ id: String, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        try step(.selectTab(id), sourceLocation, expected)
+    }
+
+    /// Opens a deep link in the running session.
+    public mutating func open<L: DeepLinkDestination>(
+        _ link: L, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        try step(.openDeepLink(engine.app.url(for: link)), sourceLocation, expected)
+    }
+
+    /// Any action, as a client sends it (a route by name with JSON params, a deep link by URL).
+    public mutating func send(
+        _ action: Action, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        try step(action, sourceLocation, expected)
+    }
+
+    private mutating func step(
+        _ action: Action, _ sourceLocation: SourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void
+    ) throws {
+        let outcome = try engine.reduce(state, action)
+        let actual = NavigationSnapshot(outcome.state, transitions: outcome.transitions, before: state)
+        var wanted = snapshot
+        wanted.transitions = []
+        try expected(&wanted)
+        let differences = wanted.differences(from: actual)
+        if !differences.isEmpty {
+            Issue.record(
+                Comment(rawValue: "the step changed what the test did not expect:\n  " + differences.joined(separator: "\n  ")),
+                sourceLocation: sourceLocation)
+        }
+        state = outcome.state
+        snapshot = actual
+    }
+
+    /// The top screen as a client sees it (title, components, routes).
+    public var topScreen: RenderedScreen? { engine.render(state).stack.last }
+}
