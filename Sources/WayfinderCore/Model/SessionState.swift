@@ -16,6 +16,10 @@ public struct SessionState: Sendable, Hashable, Codable {
     /// The id generator: the next numbers for coordinators (`c1`, …) and screens (`s1`, …).
     public var nextCoordinator: Int
     public var nextScreen: Int
+    /// Effects asked for and not yet completed, oldest first (they run in this order).
+    public var effects: [PendingEffect]
+    /// The next number for an effect id (`e1`, …).
+    public var nextEffect: Int
 
     public init(session: String, context: JSONObject, root: Coordinator) {
         self.session = session
@@ -27,5 +31,7 @@ public struct SessionState: Sendable, Hashable, Codable {
         self.pendingDeepLink = nil
         self.nextCoordinator = 1
         self.nextScreen = 1
+        self.effects = []
+        self.nextEffect = 1
     }
 }

@@ -18,9 +18,11 @@ public struct RenderedScreen: Sendable, Hashable {
     public var title: String
     public var coordinator: String
     public var presentation: Presentation
-    /// Routes valid if this screen is on top.
+    /// Routes valid if this screen is on top (none while it is busy).
     public var routes: [String]
     public var components: [Component]
+    /// The screen waits for an effect it asked for: its routes are blocked until the result.
+    public var busy = false
 }
 
 /// The contract's `Node`: a stack or a tab bar, each with an optional modal over it.
@@ -94,9 +96,10 @@ extension Engine {
         let context = NavigationContext(coordinator: instance.coordinator, navigator: navigator, navigationReads: reads)
         let content = (try? navigator.flow(of: instance.coordinator))?.render(instance, context)
             ?? ScreenContent(title: instance.name, components: [])
+        let busy = !instance.waitingFor.isEmpty
         return RenderedScreen(
             id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
-            presentation: presentation, routes: routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
-            components: content.components)
+            presentation: presentation, routes: busy ? [] : routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
+            components: content.components, busy: busy)
     }
 }
