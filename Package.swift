@@ -14,10 +14,12 @@ let serverSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchec
 
 let package = Package(
     name: "Wayfinder",
-    platforms: [.macOS(.v15)],
+    // iOS 17: WayfinderClient's navigation model is `@Observable`.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "wayfinder", targets: ["wayfinder"]),
         .library(name: "WayfinderCore", targets: ["WayfinderCore"]),
+        .library(name: "WayfinderClient", targets: ["WayfinderClient"]),
     ],
     targets: [
         // MARK: C libraries and shims
@@ -49,6 +51,9 @@ let package = Package(
         .executableTarget(
             name: "wayfinder",
             dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
+
+        // MARK: Thin clients (Foundation only; they know no server target and no app)
+        .target(name: "WayfinderClient"),
 
         // MARK: Test support (a real libcurl client; used by test targets only)
         .target(name: "WayfinderTesting", dependencies: ["CCurlShim"]),
