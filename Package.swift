@@ -6,6 +6,7 @@ import PackageDescription
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
+//   wayfinder-terminal (executable) -> WayfinderClient -> Foundation only (URLSession; libcurl on Linux)
 // The server's targets (not the WayfinderCore library product) leave out the run-time
 // exclusivity checks in release builds: about 8 % of a GET's instructions went to
 // `swift_beginAccess` on the connections' and caches' class properties. Debug builds, which
@@ -20,6 +21,7 @@ let package = Package(
         .executable(name: "wayfinder", targets: ["wayfinder"]),
         .library(name: "WayfinderCore", targets: ["WayfinderCore"]),
         .library(name: "WayfinderClient", targets: ["WayfinderClient"]),
+        .executable(name: "wayfinder-terminal", targets: ["wayfinder-terminal"]),
     ],
     targets: [
         // MARK: C libraries and shims
@@ -54,6 +56,7 @@ let package = Package(
 
         // MARK: Thin clients (Foundation only; they know no server target and no app)
         .target(name: "WayfinderClient"),
+        .executableTarget(name: "wayfinder-terminal", dependencies: ["WayfinderClient"]),
 
         // MARK: Test support (a real libcurl client; used by test targets only)
         .target(name: "WayfinderTesting", dependencies: ["CCurlShim"]),
@@ -69,5 +72,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore"]),
+        .testTarget(
+            name: "WayfinderClientTests",
+            dependencies: ["WayfinderClient", "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
     ]
 )
