@@ -13,8 +13,8 @@ import Foundation
 /// delivered, so the server sends only what is newer. A stream silent for longer than
 /// ``ClientConfiguration/eventIdleTimeout`` counts as dropped. The sequence ends by throwing
 /// ``WayfinderError/problem(_:)`` when the server refuses for good (`not_found`: the session
-/// ended or expired; `unauthorized`), and ``WayfinderError/cancelled`` when the task iterating it
-/// is cancelled.
+/// ended or expired; `unauthorized`); for a task that is cancelled while iterating, it ends (the
+/// iterator answers nil) and its connection closes.
 public struct SessionEvents: AsyncSequence, Sendable {
     /// A state, newer than the last one.
     public typealias Element = SessionState
@@ -40,7 +40,7 @@ public struct SessionEvents: AsyncSequence, Sendable {
         public typealias Failure = WayfinderError
         var base: AsyncThrowingStream<SessionState, any Error>.AsyncIterator
 
-        /// The next state; nil never comes (the sequence ends by throwing).
+        /// The next state; nil only once the iterating task is cancelled.
         public mutating func next() async throws(WayfinderError) -> SessionState? {
             do {
                 return try await base.next()
@@ -89,7 +89,7 @@ struct EventFollower: Sendable {
                 break
             }
         }
-        continuation.finish(throwing: WayfinderError.cancelled)
+        continuation.finish()
     }
 
     private mutating func connect(_ continuation: AsyncThrowingStream<SessionState, any Error>.Continuation) async -> Ending {

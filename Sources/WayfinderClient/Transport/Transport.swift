@@ -68,12 +68,12 @@ final class Transport: Sendable {
         request.httpMethod = call.method
         request.timeoutInterval = timeout ?? configuration.requestTimeout
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
-        for (name, value) in call.headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body = call.body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in call.headers { request.setValue(value, forHTTPHeaderField: name) }
         return request
     }
 
