@@ -59,7 +59,9 @@ enum ScreenText {
             let covered = frame.snapshot.layers.count > 1 ? dim("  (under a modal)") : ""
             lines.append("Tabs: " + items.joined(separator: " ") + covered)
         }
-        lines.append(dim(breadcrumb(frame.snapshot)))
+        if frame.snapshot.layers.count > 1 || frame.snapshot.layers.first?.screens.count ?? 0 > 1 {
+            lines.append(dim(breadcrumb(frame.snapshot)))
+        }
         lines.append("")
         lines.append(bold(underline(top.title)))
         lines.append("")
