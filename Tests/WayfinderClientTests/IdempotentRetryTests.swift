@@ -6,12 +6,9 @@ import WayfinderClient
 /// the server applies it once and answers the retry with its first answer.
 @Suite(.timeLimit(.minutes(1))) struct IdempotentRetryTests {
     @Test func aChangeWhoseAnswerWasLostIsRetriedAndAppliedOnce() async throws {
-        let server = try LiveServer()
-        defer { server.stop() }
-        let proxy = try TCPProxy(to: server.port)
-        defer { proxy.stop() }
-        let direct = try await WayfinderSession.create(on: server.url)
-        let session = WayfinderSession(on: proxy.url, credentials: direct.credentials, configuration: .fast)
+        let setup = try await Proxied.start()
+        defer { setup.stop() }
+        let (proxy, direct, session) = (setup.proxy, setup.direct, setup.session)
         let isTrigger: @Sendable (String) -> Bool = { $0.hasPrefix("POST ") && $0.contains("/routes ") }
         proxy.on(isTrigger, .loseAnswer)
 

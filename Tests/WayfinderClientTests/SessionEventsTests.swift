@@ -23,12 +23,9 @@ import WayfinderClient
     }
 
     @Test func aDroppedConnectionResumesWithLastEventIDAndMissesNothing() async throws {
-        let server = try LiveServer()
-        defer { server.stop() }
-        let proxy = try TCPProxy(to: server.port)
-        defer { proxy.stop() }
-        let direct = try await WayfinderSession.create(on: server.url)
-        let session = WayfinderSession(on: proxy.url, credentials: direct.credentials, configuration: .fast)
+        let setup = try await Proxied.start()
+        defer { setup.stop() }
+        let (proxy, direct, session) = (setup.proxy, setup.direct, setup.session)
         var events = session.events().makeAsyncIterator()
         #expect(try await events.next()?.revision == 1)
 
@@ -50,11 +47,9 @@ import WayfinderClient
     }
 
     @Test func aStreamTheServerClosedResumesOnTheServerThatTookOver() async throws {
-        let first = try LiveServer()
-        let proxy = try TCPProxy(to: first.port)
-        defer { proxy.stop() }
-        let direct = try await WayfinderSession.create(on: first.url)
-        let session = WayfinderSession(on: proxy.url, credentials: direct.credentials, configuration: .fast)
+        let setup = try await Proxied.start()
+        defer { setup.proxy.stop() }
+        let (first, proxy, direct, session) = (setup.server, setup.proxy, setup.direct, setup.session)
         var events = session.events().makeAsyncIterator()
         #expect(try await events.next()?.revision == 1)
 
@@ -86,14 +81,11 @@ import WayfinderClient
     }
 
     @Test func aSilentStreamCountsAsDroppedAndReconnects() async throws {
-        let server = try LiveServer(api: { $0.heartbeatSeconds = 600 })
-        defer { server.stop() }
-        let proxy = try TCPProxy(to: server.port)
-        defer { proxy.stop() }
-        let direct = try await WayfinderSession.create(on: server.url)
         var configuration = ClientConfiguration.fast
         configuration.eventIdleTimeout = 0.3
-        let session = WayfinderSession(on: proxy.url, credentials: direct.credentials, configuration: configuration)
+        let setup = try await Proxied.start(server: try LiveServer(api: { $0.heartbeatSeconds = 600 }), configuration: configuration)
+        defer { setup.stop() }
+        let (proxy, direct, session) = (setup.proxy, setup.direct, setup.session)
         var events = session.events().makeAsyncIterator()
         #expect(try await events.next()?.revision == 1)
         #expect(proxy.waitForRequests(2, matching: isEvents))

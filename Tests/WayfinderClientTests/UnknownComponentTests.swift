@@ -14,14 +14,11 @@ import WayfinderClient
     }
 
     @Test func aComponentKindTheClientDoesNotKnowDecodesAsUnknown() async throws {
-        let server = try LiveServer()
-        defer { server.stop() }
-        let proxy = try TCPProxy(to: server.port)
-        defer { proxy.stop() }
-        let direct = try await WayfinderSession.create(on: server.url)
-        let known = try #require(await direct.state?.top)
-        proxy.on({ $0.hasPrefix("GET ") }, once: false, .rewriteBody(Self.newer))
-        let session = WayfinderSession(on: proxy.url, credentials: direct.credentials)
+        let setup = try await Proxied.start()
+        defer { setup.stop() }
+        let known = try #require(await setup.direct.state?.top)
+        setup.proxy.on({ $0.hasPrefix("GET ") }, once: false, .rewriteBody(Self.newer))
+        let session = setup.session
 
         let state = try await session.refresh()
 
