@@ -45,8 +45,8 @@ final class TerminalApp {
         draw()
         for await bytes in terminal.keys() {
             for byte in bytes where !quitting { await handle(byte) }
-            if quitting { break }
             draw()
+            if quitting { break }
         }
         follow.cancel()
         redraws.cancel()

@@ -105,6 +105,15 @@ import Testing
         #expect(ProblemCode.contract.count == 22)
     }
 
+    @Test func theKnownCodesAreExactlyTheContracts() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let contract = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        // components.schemas.ProblemCode.enum: the "- code" lines after "ProblemCode:" and "enum:".
+        let lines = contract.components(separatedBy: "\n").drop { $0 != "    ProblemCode:" }.dropFirst()
+        let codes = lines.drop { !$0.hasPrefix("      enum:") }.dropFirst().prefix { $0.hasPrefix("        - ") }
+        #expect(codes.map { ProblemCode(rawValue: String($0.dropFirst(10))) } == ProblemCode.contract)
+    }
+
     @Test func aProblemCodeTheClientDoesNotKnowStillDecodes() throws {
         let body = #"{"type":"about:blank","title":"Too Early","status":425,"code":"too_early","detail":"later","extra":[1]}"#
         let error = Transport.refusal(HTTPAnswer(status: 425, headers: ["retry-after": "3"], body: Data(body.utf8)))

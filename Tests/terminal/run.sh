@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The terminal client in a real terminal: tmux runs wayfinder-terminal against the real server;
 # this script types keys into it and reads the screen back (capture-pane) through onboarding,
-# a refused action, sign-in, adding a to-do, a change pushed from elsewhere, and logging out.
+# a refused action, sign-in, adding a to-do, a change pushed from elsewhere, logging out, and
+# resuming the session in a new run.
 #
 # Uses $WAYFINDER_BIN (default .build/debug/wayfinder) and the wayfinder-terminal beside it
 # (or $WAYFINDER_TERMINAL_BIN). Needs tmux and python3 (scripts/install-deps test).
@@ -168,8 +169,16 @@ wait_for "^\[[0-9]+\] Email: "
 shows "^Tabs: " && fail "the tab bar is still shown after logging out"
 step "logged out: back on the sign-in screen"
 
+now=$(screen)
+revision=$(grep -m 1 -oE 'revision [0-9]+' <<<"$now")
 type_line q
 wait_for "^\[exit 0\]"
 shows "left running; resume it with --session-file" || fail "no goodbye line"
 step "q quits cleanly"
+
+tmux -L "$socket" kill-session -t t
+tmux -L "$socket" -f /dev/null new-session -d -s t -x 110 -y 45 "$terminal_bin --session-file $work/session.json $server"
+wait_for "$revision\b"
+wait_for "^\[[0-9]+\] Email: "
+step "started again with the same --session-file: the same session ($revision)"
 echo "terminal client: all steps passed"

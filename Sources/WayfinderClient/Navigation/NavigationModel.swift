@@ -19,9 +19,10 @@ public final class NavigationModel {
     public private(set) var snapshot: NavigationSnapshot
     /// How to animate to ``state`` (empty when it came from the event stream or a read).
     public private(set) var transitions: [ScreenTransition] = []
-    /// The server's last refusal of a user action (`invalid_params`, `stale_screen`, ...).
+    /// The server's refusal of the last user action (`invalid_params`, `stale_screen`, ...), or
+    /// `not_found` once the session is gone.
     public private(set) var problem: Problem?
-    /// The last failure that was not a refusal (no answer after the retries, a bad answer).
+    /// Why the last user action got no answer (after the retries), or a bad one.
     public private(set) var failure: WayfinderError?
     /// Whether the session is gone (ended, expired): start a new one.
     public private(set) var sessionIsGone = false
@@ -164,10 +165,10 @@ public final class NavigationModel {
     ) async -> ActionResult? {
         actionsInFlight += 1
         defer { actionsInFlight -= 1 }
+        problem = nil
+        failure = nil
         do {
             let result = try await body(session, actsOnDisplayedRevision ? state?.revision : nil)
-            problem = nil
-            failure = nil
             apply(result.state, transitions: result.transitions)
             return result
         } catch {

@@ -20,9 +20,13 @@ public actor WayfinderSession {
 
     /// A session the app already has credentials for; nothing is sent until the first call.
     public init(on server: URL, credentials: SessionCredentials, configuration: ClientConfiguration = ClientConfiguration()) {
-        self.server = server
+        self.init(credentials: credentials, transport: Transport(server: server, configuration: configuration))
+    }
+
+    private init(credentials: SessionCredentials, transport: Transport) {
+        server = transport.server
         self.credentials = credentials
-        transport = Transport(server: server, configuration: configuration)
+        self.transport = transport
     }
 
     /// Starts a new session (`POST /v1/sessions`).
@@ -39,7 +43,7 @@ public actor WayfinderSession {
         let body = try Transport.encode(CreateSessionBody(context: context, deepLink: deepLink))
         let answer = try await transport.send(HTTPCall(method: "POST", path: "/v1/sessions", body: body, repeats: .ifNotConnected))
         let created = try Transport.decode(CreatedSession.self, from: answer)
-        let session = WayfinderSession(on: server, credentials: SessionCredentials(id: created.id, token: created.token), configuration: configuration)
+        let session = WayfinderSession(credentials: SessionCredentials(id: created.id, token: created.token), transport: transport)
         await session.remember(created.state)
         return session
     }
@@ -76,8 +80,9 @@ public actor WayfinderSession {
     ///
     /// - Parameters:
     ///   - ifMatch: the revision the user acted on; another current revision gives `412`.
-    ///   - idempotencyKey: a key of the app's own (for example one it stored before the app was
-    ///     killed mid-request); a fresh one by default.
+    ///   - idempotencyKey: a key of the app's own, to be able to send the change again later
+    ///     with the same key (after the retries gave up, or after the app was killed
+    ///     mid-request); a fresh one per call by default.
     @discardableResult
     public func trigger(_ action: RouteAction, ifMatch: Int? = nil, idempotencyKey: String? = nil) async throws(WayfinderError) -> ActionResult {
         try await change("/routes", TriggerBody(route: action.route, params: action.params), ifMatch, idempotencyKey)

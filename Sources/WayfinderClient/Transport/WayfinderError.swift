@@ -4,8 +4,8 @@ public enum WayfinderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server refused, with problem details; ``Problem/code`` says why.
     case problem(Problem)
     /// No answer: the server could not be reached or the connection broke, after the retries
-    /// ``RetryPolicy`` allows. A change sent with an `Idempotency-Key` may have been applied;
-    /// sending it again with the same key is safe.
+    /// ``RetryPolicy`` allows. The change may have been applied: to send it again safely, pass
+    /// the same `idempotencyKey:` as the first time (choose one to be able to).
     case transport(TransportFailure)
     /// An answer the contract does not describe (not JSON, or not the expected shape).
     case invalidResponse(status: Int, detail: String)
