@@ -124,7 +124,9 @@ struct EventFollower: Sendable {
                     break
                 }
             }
-            if status == 200 { return .dropped }
+            // A 200 that is not an event stream (a captive portal, a misrouted proxy) backs off
+            // like a failure instead of reconnecting at once, again and again.
+            if status == 200 { return responseHeaders["content-type"]?.hasPrefix("text/event-stream") == true ? .dropped : .failed }
             if status == 0 { return .failed }
             let refusal = Transport.refusal(HTTPAnswer(status: status, headers: responseHeaders, body: body))
             return refusal.code == .serviceUnavailable || status >= 500 ? .failed : .refused(refusal)
