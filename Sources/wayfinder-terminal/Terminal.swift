@@ -6,6 +6,9 @@ import Foundation
     import Darwin
 #endif
 
+/// The terminal settings to restore from the SIGTERM handler (which can capture nothing).
+nonisolated(unsafe) private var settingsBeforeRawMode = termios()
+
 /// The process's terminal: raw keyboard input (no line editing or echo by the kernel, so the
 /// screen can be redrawn while the person types) and full-screen output.
 ///
@@ -30,7 +33,14 @@ final class Terminal: @unchecked Sendable {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        if tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) == 0 { raw = true }
+        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) == 0 else { return }
+        raw = true
+        // Killed (SIGTERM), the process still hands the terminal back as it found it.
+        settingsBeforeRawMode = saved
+        signal(SIGTERM) { _ in
+            _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &settingsBeforeRawMode)
+            _exit(128 + SIGTERM)
+        }
     }
 
     /// Puts the terminal back as it was.

@@ -149,6 +149,10 @@ press "\( Sign in \)"
 wait_for "^Tabs: "
 step "signed in: the tab bar"
 
+type_line "g wayfinder://nowhere"
+wait_for "^! 422 unknown_deeplink"
+step "a deep link the server does not know is refused"
+
 tab "To-?dos"
 wait_for "\[t[0-9]+ To-?dos\]"
 press "\( Add"
