@@ -16,10 +16,10 @@ done
 command -v tmux >/dev/null || { echo "tmux is missing (scripts/install-deps test)"; exit 1; }
 
 work=$(mktemp -d)
-socket="wayfinder-terminal-test-$$"
+tmux_socket="$work/tmux.socket"
 server_pid=
 cleanup() {
-    tmux -L "$socket" kill-server 2>/dev/null || true
+    tmux -S "$tmux_socket" kill-server 2>/dev/null || true
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
     rm -rf "$work"
 }
@@ -30,7 +30,7 @@ fail() {
     {
         echo "FAILED: $*"
         echo "---- the terminal ----"
-        tmux -L "$socket" capture-pane -p -t t 2>/dev/null || true
+        tmux -S "$tmux_socket" capture-pane -p -t t 2>/dev/null || true
         echo "----------------------"
     } >&2
     exit 1
@@ -57,10 +57,10 @@ done
 server="http://127.0.0.1:$port"
 
 # ---- the terminal -------------------------------------------------------------------------------
-tmux -L "$socket" -f /dev/null new-session -d -s t -x 110 -y 45 \
+tmux -S "$tmux_socket" -f /dev/null new-session -d -s t -x 110 -y 45 \
     "$terminal_bin --session-file $work/session.json $server; echo \"[exit \$?]\"; sleep 60"
 
-screen() { tmux -L "$socket" capture-pane -p -t t; }
+screen() { tmux -S "$tmux_socket" capture-pane -p -t t; }
 # Whether the screen matches the extended regular expression $1 (captured first: no pipe into
 # grep -q, whose early exit would fail the pipeline).
 shows() {
@@ -80,8 +80,8 @@ wait_for() {
 
 # Types $1 and Enter.
 type_line() {
-    tmux -L "$socket" send-keys -t t -l -- "$1"
-    tmux -L "$socket" send-keys -t t Enter
+    tmux -S "$tmux_socket" send-keys -t t -l -- "$1"
+    tmux -S "$tmux_socket" send-keys -t t Enter
 }
 
 # The number on the screen's control whose line matches $1 ("[3] ( Sign in )" -> 3).
@@ -104,7 +104,7 @@ press() {
 fill() {
     press "$1:"
     wait_for "^$1:"
-    tmux -L "$socket" send-keys -t t C-u
+    tmux -S "$tmux_socket" send-keys -t t C-u
     type_line "$2"
 }
 
@@ -180,8 +180,8 @@ wait_for "^\[exit 0\]"
 shows "left running; resume it with --session-file" || fail "no goodbye line"
 step "q quits cleanly"
 
-tmux -L "$socket" kill-session -t t
-tmux -L "$socket" -f /dev/null new-session -d -s t -x 110 -y 45 "$terminal_bin --session-file $work/session.json $server"
+tmux -S "$tmux_socket" kill-session -t t
+tmux -S "$tmux_socket" -f /dev/null new-session -d -s t -x 110 -y 45 "$terminal_bin --session-file $work/session.json $server"
 wait_for "$revision\b"
 wait_for "^\[[0-9]+\] Email: "
 step "started again with the same --session-file: the same session ($revision)"
