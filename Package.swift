@@ -80,6 +80,6 @@ let package = Package(
             ]),
         .testTarget(
             name: "WayfinderClientTests",
-            dependencies: ["WayfinderClient", "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp"]),
+            dependencies: ["WayfinderClient", "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp", "WayfinderCore"]),
     ]
 )

@@ -2,6 +2,7 @@ import DemoApp
 import Foundation
 import Synchronization
 import WayfinderAPI
+import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
@@ -24,7 +25,7 @@ final class LiveServer: Sendable {
         var configuration = APIConfiguration()
         configuration.publicDirectory = nil
         configureAPI(&configuration)
-        api = WayfinderAPI(engine: DemoApp.engine, store: store, configuration: configuration, logger: Logger(level: .error))
+        api = WayfinderAPI(engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error))
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configureHTTP(&http)
         server = HTTPServer(configuration: http, handler: api)
@@ -92,3 +93,8 @@ final class FaultyStore: SessionStore {
     func count(now: Int64) throws -> Int { base.count(now: now) }
     func ping() throws { try check() }
 }
+
+/// The sample app's engine, built once for every test.
+let demoEngine: Engine = {
+    do { return Engine(try DemoApp.makeApplication()) } catch { fatalError("the sample app does not build: \(error)") }
+}()
