@@ -29,6 +29,9 @@ final class Connection {
     var phase: Phase = .header
     var deadline: UInt64
     var stream: HTTPStreamWriter?
+    /// The responder of a request answered later, and how its answer is to be framed.
+    var responder: HTTPResponder?
+    var awaited: (keepAlive: Bool, version: HTTPVersion, isHead: Bool) = (true, .http1_1, false)
     var streamChunked = false
     var isLingering = false
     var isClosed = false

@@ -20,6 +20,8 @@ final class EventLoop: @unchecked Sendable {
     var listenFD: Int32
     var connections: [Int32: Connection] = [:]
     var streams: [UInt64: Connection] = [:]
+    /// Connections whose answer is given later, by responder id.
+    var awaiting: [UInt64: Connection] = [:]
     let readBuffer: UnsafeMutableRawBufferPointer
     var now: UInt64 = 0
     var nextCheck: UInt64 = .max
@@ -164,7 +166,7 @@ final class EventLoop: @unchecked Sendable {
         if !events.isDisjoint(with: [.input, .hangup, .error, .readHangup]) {
             if c.interest.contains(.input) {
                 onReadable(c)
-            } else if !events.isDisjoint(with: [.hangup, .error, .readHangup]) && c.stream != nil {
+            } else if !events.isDisjoint(with: [.hangup, .error, .readHangup]) && (c.stream != nil || c.responder != nil) {
                 close(c)  // an event stream whose reading is paused: the peer went away
             } else if events.contains(.hangup) || events.contains(.error) {
                 close(c)
@@ -187,7 +189,9 @@ final class EventLoop: @unchecked Sendable {
             }
             guard let n else { break }
             if n == 0 {
-                if c.isLingering || c.stream != nil {
+                // A client that leaves an event stream or a request answered later is gone (as a
+                // proxy treats a client's close while it waits): nobody would read the answer.
+                if c.isLingering || c.stream != nil || c.responder != nil {
                     close(c)
                     return
                 }
@@ -227,7 +231,7 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             guard flush(c) else { break }
-            if c.machine.state == .closing && c.stream == nil {
+            if c.machine.state == .closing && c.stream == nil && c.responder == nil {
                 beginClose(c)
                 return
             }
@@ -271,7 +275,7 @@ final class EventLoop: @unchecked Sendable {
                 if error == .payloadTooLarge, let head = c.machine.parser.oversizedHead,
                     var answer = context.handler.answerWithoutBody(head)
                 {
-                    if case .stream = answer.body { answer.body = .bytes([]) }
+                    if case .bytes = answer.body {} else { answer.body = .bytes([]) }
                     writeResponse(c, answer, status: answer.status, keepAlive: false, version: head.version, isHead: head.method == "HEAD")
                 } else {
                     writeError(c, error)
