@@ -41,10 +41,12 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // MARK: The navigation engine (pure: no sockets, files or clocks)
         .target(name: "WayfinderCore"),
-        .target(name: "DemoApp", dependencies: ["WayfinderCore"]),
+        // The sample app; its account service hashes passwords with libxcrypt.
+        .target(name: "DemoApp", dependencies: ["WayfinderCore", "CCrypt"]),
 
         // MARK: IO shells
         .target(name: "WayfinderHTTP", dependencies: ["CEpoll"], swiftSettings: serverSettings),

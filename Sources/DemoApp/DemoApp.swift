@@ -4,6 +4,12 @@ import WayfinderCore
 /// its own app on Wayfinder: one ``Flow`` per coordinator, registered in one place.
 public enum DemoApp {
     /// The application: launch instructor, onboarding, auth, change password, main tabs.
+    /// The services behind its effects: the accounts, in `demo-users.jsonl` of `dataDirectory`
+    /// (the SQLite store's folder), or in memory without one.
+    public static func makeServices(dataDirectory: String?) throws -> EffectServices {
+        try DemoServices(users: UserStore(path: dataDirectory.map { $0 + "/demo-users.jsonl" })).effects
+    }
+
     public static func makeApplication() throws -> Application {
         try Application(
             scheme: "wayfinder", root: AppFlow(),

@@ -17,6 +17,10 @@ public struct APIConfiguration: Sendable {
     public var heartbeatSeconds: Double = 15
     /// Recently used sessions kept decoded and rendered (0 turns the cache off).
     public var cacheCapacity = 20_000
+    /// How long an action that asked for effects waits for them before it is answered: done by
+    /// then, their results are in the answer; else the screen shows as busy and the results
+    /// come as a later revision.
+    public var effectWait: Duration = .seconds(1)
 
     public init() {}
 }
@@ -37,14 +41,17 @@ public final class WayfinderAPI: HTTPHandler {
     let events: EventStreams
     let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
+    /// Runs the app's effects off the loops.
+    let effects: EffectRunner
     let catalogDOT: [UInt8]
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
     public init(
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
-        openConnections: @escaping @Sendable () -> Int = { 0 }
+        services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }
     ) {
+        self.effects = EffectRunner(services: services)
         self.engine = engine
         self.store = store
         self.configuration = configuration
@@ -84,7 +91,7 @@ public final class WayfinderAPI: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        answer(request) { endpoint in try dispatch(endpoint, request) }
+        answer(request) { endpoint, context in try dispatch(endpoint, request, context) }
     }
 
     /// Group commit: the loops hold their answers while the store (SQLite) leaves their writes in
@@ -103,7 +110,7 @@ public final class WayfinderAPI: HTTPHandler {
     /// A body too large to read: the contract's earlier checks (path, method, credentials, the
     /// session) still come first, then `413`.
     public func answerWithoutBody(_ head: HTTPRequest) -> HTTPResponse? {
-        answer(head) { endpoint in
+        answer(head) { endpoint, _ in
             if endpoint == .unknownAPI { throw APIError.notFound }
             guard endpoint.allowed.contains(head.method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
             if let id = endpoint.sessionID {
@@ -115,39 +122,54 @@ public final class WayfinderAPI: HTTPHandler {
 
     /// Runs one request: maps every error to its problem answer, echoes the request id, and
     /// records the request in the metrics and the log.
-    private func answer(_ request: HTTPRequest, _ body: (Endpoint) throws -> HTTPResponse) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest, _ body: (Endpoint, RequestContext) throws -> HTTPResponse) -> HTTPResponse {
         let started = WallClock.monotonicNanos()
         let requestID = RequestID.from(request.headers["X-Request-Id"])
         let endpoint = Endpoint(path: request.path)
+        let context = RequestContext(
+            requestID: requestID, started: started, method: request.method, path: request.path, route: endpoint.template,
+            session: endpoint.sessionID)
         var response: HTTPResponse
         do {
-            response = try body(endpoint)
-        } catch let error as APIError {
-            response = error.response(path: request.path, requestID: requestID)
-        } catch let error as NavigationError {
-            response = APIError.navigation(error).response(path: request.path, requestID: requestID)
-        } catch let error as StoreError {
-            response = APIError.from(error).response(path: request.path, requestID: requestID)
+            response = try body(endpoint, context)
         } catch {
-            logger.log(.error, "internal_error", [("path", .string(request.path)), ("error", .string("\(error)"))])
-            response = APIError.internalError("\(error)").response(path: request.path, requestID: requestID)
+            response = problem(error, path: request.path, requestID: requestID)
         }
-        response.headers.set("X-Request-Id", requestID)
-        let seconds = Double(WallClock.monotonicNanos() - started) / 1e9
-        metrics.request(route: endpoint.template, method: request.method, status: response.status, seconds: seconds)
-        if logger.enabled(.info) {
-            var fields: [(String, JSONValue)] = [
-                ("method", .string(request.method)), ("path", .string(request.path)), ("status", .int(response.status)),
-                ("durationMicros", .int(Int(seconds * 1e6))), ("bytes", .int(response.byteCount)),
-                ("requestId", .string(requestID)),
-            ]
-            if let id = endpoint.sessionID { fields.append(("session", .string(id))) }
-            logger.log(.info, "request", fields)
-        }
+        // An answer given later is counted and logged when it is given (`finish`).
+        if case .later = response.body { return response }
+        finish(&response, context)
         return response
     }
 
-    private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// The problem answer for `error`: every error of every layer mapped in `APIError`.
+    func problem(_ error: any Error, path: String, requestID: String) -> HTTPResponse {
+        switch error {
+        case let error as APIError: return error.response(path: path, requestID: requestID)
+        case let error as NavigationError: return APIError.navigation(error).response(path: path, requestID: requestID)
+        case let error as StoreError: return APIError.from(error).response(path: path, requestID: requestID)
+        default:
+            logger.log(.error, "internal_error", [("path", .string(path)), ("error", .string("\(error)"))])
+            return APIError.internalError("\(error)").response(path: path, requestID: requestID)
+        }
+    }
+
+    /// Echoes the request id, and records the answer in the metrics and the log.
+    func finish(_ response: inout HTTPResponse, _ context: RequestContext) {
+        response.headers.set("X-Request-Id", context.requestID)
+        let seconds = Double(WallClock.monotonicNanos() - context.started) / 1e9
+        metrics.request(route: context.route, method: context.method, status: response.status, seconds: seconds)
+        if logger.enabled(.info) {
+            var fields: [(String, JSONValue)] = [
+                ("method", .string(context.method)), ("path", .string(context.path)), ("status", .int(response.status)),
+                ("durationMicros", .int(Int(seconds * 1e6))), ("bytes", .int(response.byteCount)),
+                ("requestId", .string(context.requestID)),
+            ]
+            if let id = context.session { fields.append(("session", .string(id))) }
+            logger.log(.info, "request", fields)
+        }
+    }
+
+    private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         if endpoint == .unknownAPI { throw APIError.notFound }
         let method = request.method
         guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
@@ -155,10 +177,10 @@ public final class WayfinderAPI: HTTPHandler {
         case .createSession: return try createSession(request)
         case .session(let id):
             return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request)
-        case .routes(let id): return try mutate(id, request) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
-        case .back(let id): return try mutate(id, request) { body in .back(screen: try body.optionalString("screen")) }
-        case .tab(let id): return try mutate(id, request) { body in .selectTab(try body.requiredString("tab")) }
-        case .deepLinks(let id): return try mutate(id, request) { body in .openDeepLink(try body.requiredString("url")) }
+        case .routes(let id): return try mutate(id, request, context) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
+        case .back(let id): return try mutate(id, request, context) { body in .back(screen: try body.optionalString("screen")) }
+        case .tab(let id): return try mutate(id, request, context) { body in .selectTab(try body.requiredString("tab")) }
+        case .deepLinks(let id): return try mutate(id, request, context) { body in .openDeepLink(try body.requiredString("url")) }
         case .events(let id): return try openEvents(id, request)
         case .flows: return try flows(request)
         case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
@@ -228,4 +250,16 @@ enum RequestID {
             return total
         }
     }
+}
+
+/// What a request's answer needs when it is given later: its id and start, for the
+/// `X-Request-Id` header, the metrics and the log.
+struct RequestContext: Sendable {
+    let requestID: String
+    let started: UInt64
+    let method: String
+    let path: String
+    /// The endpoint's template (the metrics' route label).
+    let route: String
+    let session: String?
 }

@@ -20,14 +20,23 @@ import WayfinderStore
 /// ```
 public struct Server: Sendable {
     private let makeApplication: @Sendable () throws -> Application
+    private let makeServices: @Sendable (_ dataDirectory: String?) throws -> EffectServices
     private let name: String
 
     /// - Parameters:
     ///   - makeApplication: builds the application (its checks run here: a broken app stops the
     ///     start with every problem listed and exit code 2).
+    ///   - services: builds the services that run the app's effects, given the folder of the
+    ///     SQLite store (nil with the memory or Redis store) for services that keep files. Every
+    ///     flow that asks for effects needs one, or the server does not start.
     ///   - name: the command's name in `--help` and messages (default: the executable's name).
-    public init(_ makeApplication: @escaping @Sendable () throws -> Application, name: String? = nil) {
+    public init(
+        _ makeApplication: @escaping @Sendable () throws -> Application,
+        services: @escaping @Sendable (_ dataDirectory: String?) throws -> EffectServices = { _ in EffectServices() },
+        name: String? = nil
+    ) {
         self.makeApplication = makeApplication
+        self.makeServices = services
         self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
     }
 
@@ -98,6 +107,17 @@ public struct Server: Sendable {
     private func start(_ settings: Settings) throws -> RunningServer {
         let application: Application
         do { application = try makeApplication() } catch { throw StartError(message: "\(error)") }
+        let dataDirectory: String? = settings.store.hasPrefix("sqlite:")
+            ? String(settings.store.dropFirst("sqlite:".count)).split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            : nil
+        let services: EffectServices
+        do { services = try makeServices(dataDirectory.map { $0.isEmpty ? "." : $0 }) } catch {
+            throw StartError(message: "cannot start the app's services: \(error)")
+        }
+        let unserved = application.flowsWithEffects.filter { services.service(for: $0) == nil }
+        guard unserved.isEmpty else {
+            throw StartError(message: "no service is registered for the effects of \(unserved.joined(separator: ", "))")
+        }
 
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
         let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
@@ -121,6 +141,7 @@ public struct Server: Sendable {
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.publicDirectory = settings.publicDirectory
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
+        apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
         if let document = FileManager.default.contents(atPath: settings.openAPI) {
             apiConfiguration.openAPIDocument = Array(document)
         } else {
@@ -136,7 +157,7 @@ public struct Server: Sendable {
 
         let serverBox = ServerBox()
         let api = WayfinderAPI(
-            engine: Engine(application), store: store, configuration: apiConfiguration, logger: logger,
+            engine: Engine(application), store: store, configuration: apiConfiguration, logger: logger, services: services,
             openConnections: { serverBox.server?.openConnections ?? 0 })
         let server = HTTPServer(configuration: httpConfiguration, handler: api)
         serverBox.server = server

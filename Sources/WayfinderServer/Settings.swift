@@ -17,6 +17,7 @@ struct Settings: Sendable {
     var idleTimeoutSeconds = 60.0
     var shutdownDeadlineSeconds = 10.0
     var heartbeatSeconds = 15.0
+    var effectWaitSeconds = 1.0
     var logLevel = "info"
     var cacheSize = 20_000
 
@@ -77,6 +78,9 @@ struct Settings: Sendable {
         },
         Option(name: "heartbeat", help: "comment line interval on idle event streams", defaultValue: { duration($0.heartbeatSeconds) }) { s, v throws(Invalid) in
             s.heartbeatSeconds = try seconds(v)
+        },
+        Option(name: "effect-wait", help: "how long an action waits for its effects before answering (then 202, results later)", defaultValue: { duration($0.effectWaitSeconds) }) { s, v throws(Invalid) in
+            s.effectWaitSeconds = try seconds(v)
         },
         Option(name: "cache-size", help: "recently used sessions kept decoded and rendered (0: off)", defaultValue: { String($0.cacheSize) }) { s, v throws(Invalid) in
             s.cacheSize = try integer(v, 0...10_000_000)

@@ -67,7 +67,10 @@ extension WayfinderAPI {
     ///
     /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
     /// state (so concurrent triggers both apply, in some order); with it, the loser gets `412`.
-    func mutate(_ id: String, _ request: HTTPRequest, action makeAction: (RequestBody) throws -> Action) throws -> HTTPResponse {
+    /// An action that asks for effects is answered later (``settle(_:_:)``).
+    func mutate(
+        _ id: String, _ request: HTTPRequest, _ context: RequestContext, action makeAction: (RequestBody) throws -> Action
+    ) throws -> HTTPResponse {
         let cacheKey = SessionKey(id)
         var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
         let body = try RequestBody.read(request)
@@ -92,43 +95,65 @@ extension WayfinderAPI {
             let state = try decodedState(session, cacheKey)
             var memo = cache.memo(cacheKey) ?? RenderMemo()
             let outcome = try engine.reduce(state, action, memo: &memo)
+            if !outcome.effects.isEmpty {
+                let pending = PendingAction(
+                    id: id, cacheKey: cacheKey, session: session, state: state, action: action, idempotencyKey: key,
+                    fingerprint: fingerprint, ifMatch: ifMatch, context: context)
+                return .later { responder in
+                    self.effects.detach {
+                        var response = await self.settle(pending, outcome)
+                        self.finish(&response, context)
+                        responder.respond(response)
+                    }
+                }
+            }
             let bytes = actionBody(outcome, cacheKey, memo: &memo)
-            let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
-            guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
-            var next = session
-            next.revision = outcome.state.revision
-            let now = WallClock.nowMillis()
-            // Like reads, writes move `lastUsed` at most every touch interval: a store can then
-            // leave its expiry index alone on most saves.
-            if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
-            if outcome.changed {
-                var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
-                next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
-                cache.putStoredMemo(cacheKey, codecMemo)
-            }
-            let record = key.map { key in
-                IdempotencyRecord(
-                    sessionID: id, key: key, fingerprint: fingerprint ?? [], status: 200,
-                    headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
-            }
             do {
-                try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
+                let response = try commit(
+                    outcome, bytes, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint)
+                if case .trigger(let route) = action, outcome.changed {
+                    metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
+                }
+                return response
             } catch StoreError.conflict(let current) {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
                 guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
                 session = fresh
-                continue
             }
-            if case .trigger(let route) = action, outcome.changed {
-                metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
-            }
-            return HTTPResponse(status: 200, headers: headers, body: bytes)
         }
         throw APIError.unavailable("too much contention on one session")
     }
 
+    /// Saves an action's outcome (compare-and-set on `session`'s revision) with its idempotency
+    /// record, and gives the answer. Throws `StoreError.conflict` when another writer came first.
+    func commit(
+        _ outcome: Outcome, _ bytes: [UInt8], status: Int, session: StoredSession, cacheKey: SessionKey,
+        idempotencyKey key: String?, fingerprint: [UInt8]?
+    ) throws -> HTTPResponse {
+        let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
+        guard outcome.changed || key != nil else { return HTTPResponse(status: status, headers: headers, body: bytes) }
+        var next = session
+        next.revision = outcome.state.revision
+        let now = WallClock.nowMillis()
+        // Like reads, writes move `lastUsed` at most every touch interval: a store can then
+        // leave its expiry index alone on most saves.
+        if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
+        if outcome.changed {
+            var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
+            next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
+            cache.putStoredMemo(cacheKey, codecMemo)
+        }
+        let record = key.map { key in
+            IdempotencyRecord(
+                sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
+                headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
+        }
+        try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
+        return HTTPResponse(status: status, headers: headers, body: bytes)
+    }
+
     /// `{"state": …, "transitions": […]}`; also warms the render cache.
-    private func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo) -> [UInt8] {
+    func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo) -> [UInt8] {
         let rendered = render(outcome.state, key: key, memo: &memo)
         var w = JSONWriter(capacity: 256)
         w.beginObject()

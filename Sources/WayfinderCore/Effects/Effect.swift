@@ -23,7 +23,7 @@ public enum EffectResult<Reply: Sendable & Hashable>: Sendable, Hashable {
 }
 
 /// Why an effect has no reply. Each is the flow's to show (a screen, a notice), never a `500`.
-public enum EffectFailure: Sendable, Hashable, Codable {
+public enum EffectFailure: Error, Sendable, Hashable, Codable {
     /// Every attempt took longer than the service's timeout.
     case timedOut
     /// The service threw on every attempt (it is down, or refused): retryable later.

@@ -20,4 +20,11 @@ public struct Outcome: Sendable, Hashable {
     public var changed: Bool
     /// Effects the action asked for, to run now (they are also in `state.effects`).
     public var effects: [EffectRequest] = []
+
+    public init(state: SessionState, transitions: [Transition], changed: Bool, effects: [EffectRequest] = []) {
+        self.state = state
+        self.transitions = transitions
+        self.changed = changed
+        self.effects = effects
+    }
 }

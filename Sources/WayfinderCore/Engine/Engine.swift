@@ -108,6 +108,25 @@ public struct Engine: Sendable {
 
     // MARK: Effects
 
+    /// Gives up on a pending effect without telling its flow (whose `complete` threw on its
+    /// result): the effect leaves the state and its screen stops waiting, as a new revision, so
+    /// a user is never left on a screen that waits for ever. Unchanged if it is not pending.
+    public func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
+        guard let index = state.effects.firstIndex(where: { $0.id == id }) else {
+            return Outcome(state: state, transitions: [], changed: false)
+        }
+        var next = state
+        let effect = next.effects.remove(at: index)
+        if let screenID = effect.screen, let location = next.navigation.location(ofScreen: screenID),
+            var stack = next.navigation[location], let at = stack.screens.firstIndex(where: { $0.id == screenID })
+        {
+            stack.screens[at].waitingFor.removeAll { $0 == id }
+            next.navigation[location] = stack
+        }
+        next.revision = state.revision + 1
+        return Outcome(state: next, transitions: [], changed: true)
+    }
+
     /// Takes an effect's result back: the effect leaves the state, its screen stops waiting, and
     /// the flow that asked gets the result — unless its coordinator is gone, or its screen is
     /// gone and the flow drops stale results. An effect no longer pending changes nothing.

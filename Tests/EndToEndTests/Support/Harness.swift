@@ -127,7 +127,7 @@ final class InProcessServer {
 
     init(
         store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = demoEngine,
-        configure: (inout APIConfiguration) -> Void = { _ in }
+        services: EffectServices? = nil, configure: (inout APIConfiguration) -> Void = { _ in }
     ) throws {
         let storeConfiguration = StoreConfiguration(ttlMillis: ttlMillis)
         let store: any SessionStore
@@ -143,7 +143,9 @@ final class InProcessServer {
         configuration.publicDirectory = Self.packageRoot + "/Public"
         configuration.openAPIDocument = Array(FileManager.default.contents(atPath: Self.packageRoot + "/openapi.yaml") ?? Data())
         configure(&configuration)
-        api = WayfinderAPI(engine: engine, store: store, configuration: configuration, logger: Logger(level: .error))
+        // The sample app's accounts, in memory, one store per server.
+        let services = try services ?? DemoServices(users: UserStore(path: nil)).effects
+        api = WayfinderAPI(engine: engine, store: store, configuration: configuration, logger: Logger(level: .error), services: services)
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: api)
         try server.start()
         api.start()

@@ -25,7 +25,9 @@ final class LiveServer: Sendable {
         var configuration = APIConfiguration()
         configuration.publicDirectory = nil
         configureAPI(&configuration)
-        api = WayfinderAPI(engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error))
+        api = WayfinderAPI(
+            engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error),
+            services: try DemoServices(users: UserStore(path: nil)).effects)
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configureHTTP(&http)
         server = HTTPServer(configuration: http, handler: api)
