@@ -176,7 +176,7 @@ public final class WayfinderAPI: HTTPHandler {
         switch endpoint {
         case .createSession: return try createSession(request)
         case .session(let id):
-            return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request)
+            return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request, context)
         case .routes(let id): return try mutate(id, request, context) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
         case .back(let id): return try mutate(id, request, context) { body in .back(screen: try body.optionalString("screen")) }
         case .tab(let id): return try mutate(id, request, context) { body in .selectTab(try body.requiredString("tab")) }

@@ -40,14 +40,54 @@ extension WayfinderAPI {
 
     // MARK: Read and delete
 
-    func readSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func readSession(_ id: String, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = SessionKey(id)
         let session = try authorized(id, key: key, request, allowQueryToken: false)
         let etag = ETag.of(session.revision)
         if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
+            if let wait = LongPoll.wait(request.headers["Prefer"]) {
+                return longPoll(id, key: key, seen: session.revision, wait: wait, context)
+            }
             return HTTPResponse(status: 304, headers: ["ETag": etag])
         }
         return json(200, try renderedBody(session, key), ["ETag": etag])
+    }
+
+    /// A long poll (`If-None-Match` with the current revision and `Prefer: wait=N`): the answer
+    /// waits until the session changes (`200` with the new state: an effect's result, another
+    /// client's action) or `N` seconds pass (`304`). `Preference-Applied` says it waited.
+    private func longPoll(_ id: String, key: SessionKey, seen: Int, wait: Int, _ context: RequestContext) -> HTTPResponse {
+        .later { [self] responder in
+            let once = LongPoll(responder: responder)
+            let answer: @Sendable () -> Void = { [self] in
+                var response: HTTPResponse
+                do {
+                    if let session = try store.load(id: id, key: key, now: WallClock.nowMillis()) {
+                        if session.revision == seen {
+                            response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
+                        } else {
+                            response = json(200, try renderedBody(session, key), ["ETag": ETag.of(session.revision)])
+                        }
+                    } else {
+                        response = APIError.notFound.response(path: context.path, requestID: context.requestID)
+                    }
+                } catch {
+                    response = problem(error, path: context.path, requestID: context.requestID)
+                }
+                response.headers.set("Preference-Applied", "wait=\(wait)")
+                finish(&response, context)
+                once.respond(response)
+            }
+            // Subscribed before the state is read again, so no change falls in between.
+            let subscription = store.changes.subscribe(id) { _ in answer() }
+            once.onDone { subscription.cancel() }
+            responder.onCancel { subscription.cancel() }
+            if let current = try? store.load(id: id, key: key, now: WallClock.nowMillis()), current.revision != seen { return answer() }
+            effects.detach {
+                try? await Task.sleep(for: .seconds(wait))
+                answer()
+            }
+        }
     }
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
