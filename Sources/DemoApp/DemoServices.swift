@@ -3,15 +3,21 @@ import WayfinderCore
 /// The sample app's services: its accounts, which the auth flow's effects ask.
 public struct DemoServices: Sendable {
     public let users: UserStore
+    /// How long the service takes before it answers (none but for a demonstration).
+    public let delay: Duration
 
-    public init(users: UserStore) {
+    public init(users: UserStore, delay: Duration = .zero) {
         self.users = users
+        self.delay = delay
     }
 
     /// The services as the server runs them.
     public var effects: EffectServices {
         var services = EffectServices()
-        services.register(AuthFlow.self, timeout: .seconds(10), retries: 0) { effect, _ in try self.reply(to: effect) }
+        services.register(AuthFlow.self, timeout: .seconds(10), retries: 0) { effect, _ in
+            if self.delay > .zero { try await Task.sleep(for: self.delay) }
+            return try self.reply(to: effect)
+        }
         return services
     }
 
