@@ -200,8 +200,11 @@ extension HTTPResponse {
 /// cheap (no system call per request), and not secret. The first 36⁸ (2.8 trillion) fit in
 /// 15 bytes, so they are stored inline in the `String`, with no allocation.
 enum RequestID {
-    /// 6 characters: 36 random bits, base64url.
-    private static let prefix = Array(Credentials.base64URL(Credentials.randomBytes(4)).utf8.prefix(6))
+    /// 6 characters: 36 random bits, base64url (from the clock if the kernel gave no random bytes:
+    /// the prefix only tells processes apart).
+    private static let prefix = Array(
+        Credentials.base64URL((try? Credentials.randomBytes(4)) ?? withUnsafeBytes(of: WallClock.monotonicNanos()) { Array($0.prefix(4)) })
+            .utf8.prefix(6))
     private static let counter = Atomic<UInt64>(0)
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 

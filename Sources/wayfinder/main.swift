@@ -70,6 +70,18 @@ if let document = FileManager.default.contents(atPath: settings.openAPI) {
 
 var httpConfiguration = HTTPServerConfiguration(host: settings.host, port: settings.port, threads: settings.threads)
 httpConfiguration.maxConnections = settings.maxConnections
+// Descriptors: the soft limit goes up to the hard one, and connections stay below it with room
+// for the listeners, epoll and eventfds of every loop, the store's files and a static file
+// being read, so a full house of connections never leaves the server without a descriptor.
+if let descriptors = DescriptorLimit.raiseToHardLimit() {
+    let room = max(1, descriptors - (64 + 8 * settings.threads))
+    if settings.maxConnections > room {
+        logger.log(.warn, "max_connections_lowered", [
+            ("maxConnections", .int(settings.maxConnections)), ("descriptorLimit", .int(descriptors)), ("lowered", .int(room)),
+        ])
+        httpConfiguration.maxConnections = room
+    }
+}
 httpConfiguration.maxBodyBytes = settings.maxBodyBytes
 httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeoutSeconds * 1000))
 httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))

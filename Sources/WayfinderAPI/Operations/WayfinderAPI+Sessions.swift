@@ -13,7 +13,14 @@ extension WayfinderAPI {
         let deepLink = try body.optionalString("deepLink")
         let now = WallClock.nowMillis()
         for _ in 0..<4 {
-            let id = Credentials.newSessionID(), token = Credentials.newToken()
+            let id: String, token: String
+            do {
+                id = try Credentials.newSessionID()
+                token = try Credentials.newToken()
+            } catch {
+                logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
+                throw APIError.unavailable("no random bytes for a session id: \(error)")
+            }
             let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
             let stored = StoredSession(
                 id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded, lastUsed: now)

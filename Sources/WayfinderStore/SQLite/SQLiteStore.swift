@@ -153,8 +153,8 @@ public final class SQLiteStore: SessionStore {
     // MARK: Group commit
 
     public func deferCommitsOnCurrentThread() -> Bool {
-        pthread_setspecific(DeferringThread.key, Unmanaged.passUnretained(self).toOpaque())
-        return true
+        guard let key = DeferringThread.key else { return false }
+        return pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque()) == 0
     }
 
     public func commitDeferred(mark: inout UInt64) -> Bool {
@@ -173,7 +173,8 @@ public final class SQLiteStore: SessionStore {
 
     /// Whether the calling thread leaves the group open after its writes.
     private var callerDefersCommits: Bool {
-        pthread_getspecific(DeferringThread.key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        guard let key = DeferringThread.key else { return false }
+        return pthread_getspecific(key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Runs `body` with the writer inside the group (opening it if needed, after running the
@@ -531,10 +532,10 @@ public final class SQLiteStore: SessionStore {
 
     /// The thread-specific mark of `deferCommitsOnCurrentThread()`: the store the thread defers for.
     private enum DeferringThread {
-        static let key: pthread_key_t = {
+        /// nil if the process has no thread-specific key left: then no thread defers its commits.
+        static let key: pthread_key_t? = {
             var key = pthread_key_t()
-            precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
-            return key
+            return pthread_key_create(&key, nil) == 0 ? key : nil
         }()
     }
 
