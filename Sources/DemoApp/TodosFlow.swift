@@ -20,6 +20,23 @@ struct TodosFlow: Flow {
         context.show("todoList")
     }
 
+    /// The app's own limits: past them the form shows a notice, like its other validation.
+    static let maxTitle = 200, maxDescription = 2000, maxTodos = 200
+
+    /// What is wrong with a to-do's title and description, as the notice says it; nil if nothing.
+    static func notice(title: String, description: String) -> String? {
+        if title.trimmed.isEmpty { return "Give the to-do a title." }
+        if title.count > maxTitle { return "A title can have at most \(maxTitle) characters." }
+        if description.count > maxDescription { return "A description can have at most \(maxDescription) characters." }
+        return nil
+    }
+
+    /// The form kept on a refused to-do: what was typed, cut at the limits (a refused title
+    /// never makes the session larger than an accepted one).
+    static func kept(title: String, description: String) -> JSONObject {
+        ["title": .string(String(title.prefix(maxTitle))), "description": .string(String(description.prefix(maxDescription)))]
+    }
+
     /// A sheet on tablet and web, full screen on phone (the articles' iPad case).
     private func addStyle(_ context: FlowContext) -> ModalStyle { context.platform == "phone" ? .fullScreen : .sheet }
 
@@ -32,10 +49,11 @@ struct TodosFlow: Flow {
             try context.dismiss()
         case "saveTodo":
             let title = route.string("title") ?? "", description = route.string("description") ?? ""
-            guard !title.trimmed.isEmpty else {
-                return context.reject(screen, "Give the to-do a title.", keeping: ["title": .string(title), "description": .string(description)])
-            }
             var list = context.todoList
+            let full = list.todos.count >= Self.maxTodos ? "The list holds at most \(Self.maxTodos) to-dos; delete one first." : nil
+            if let notice = full ?? Self.notice(title: title, description: description) {
+                return context.reject(screen, notice, keeping: Self.kept(title: title, description: description))
+            }
             list.add(title: title.trimmed, description: description)
             context.todoList = list
             try context.dismiss()
@@ -49,10 +67,10 @@ struct TodosFlow: Flow {
                 throw NavigationError.invalidParam("id", "this to-do no longer exists")
             }
             let title = route.string("title") ?? "", description = route.string("description") ?? ""
-            guard !title.trimmed.isEmpty else {
-                var kept: JSONObject = ["title": .string(title), "description": .string(description)]
+            if let notice = Self.notice(title: title, description: description) {
+                var kept = Self.kept(title: title, description: description)
                 if let completed = route.bool("completed") { kept["completed"] = .bool(completed) }
-                return context.reject(screen, "Give the to-do a title.", keeping: kept)
+                return context.reject(screen, notice, keeping: kept)
             }
             todo.title = title.trimmed
             todo.description = description

@@ -3,24 +3,6 @@ import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
-/// Settings of the v1 API (the HTTP limits live in `HTTPServerConfiguration`).
-public struct APIConfiguration: Sendable {
-    /// Sessions idle for longer expire. Default 24 h.
-    public var sessionTTLMillis: Int64 = 24 * 60 * 60 * 1000
-    /// Sessions at once; more gives `503 session_limit`.
-    public var maxSessions = 100_000
-    /// The thin web client's folder, served at `/`.
-    public var publicDirectory: String? = "Public"
-    /// The contract, served at `/openapi.yaml` (read once at start).
-    public var openAPIDocument: [UInt8] = []
-    /// How often an idle event stream gets a comment line.
-    public var heartbeatSeconds: Double = 15
-    /// Recently used sessions kept decoded and rendered (0 turns the cache off).
-    public var cacheCapacity = 20_000
-
-    public init() {}
-}
-
 /// The v1 API as an HTTP handler: routing, auth, bodies, problems, and the session operations.
 ///
 /// It plugs the pure engine and a session store into the HTTP server; it renders on request and
@@ -35,6 +17,8 @@ public final class WayfinderAPI: HTTPHandler {
     let launches = LaunchCache()
     let files: StaticFiles?
     let events: EventStreams
+    /// Token buckets of `POST /v1/sessions` per client address (nil: no limit).
+    let createLimiter: RateLimiter?
     let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
     let catalogDOT: [UInt8]
@@ -52,7 +36,12 @@ public final class WayfinderAPI: HTTPHandler {
         self.metrics = Metrics()
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
-        self.events = EventStreams(heartbeatSeconds: configuration.heartbeatSeconds)
+        self.events = EventStreams(
+            heartbeatSeconds: configuration.heartbeatSeconds, maxPerSession: configuration.maxStreamsPerSession,
+            maxTotal: configuration.maxStreams)
+        self.createLimiter = configuration.createRatePerSecond.map {
+            RateLimiter(ratePerSecond: $0, burst: configuration.createBurst)
+        }
         var writer = JSONWriter()
         engine.app.writeCatalog(to: &writer)
         self.catalogJSON = writer.bytes

@@ -41,7 +41,8 @@ pthread_sigmask(SIG_BLOCK, &signals, nil)
 signal(SIGPIPE, SIG_IGN)
 
 let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
-let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
+let storeConfiguration = StoreConfiguration(
+    ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession)
 let store: any SessionStore
 do {
     if settings.store == "memory" {
@@ -62,6 +63,14 @@ apiConfiguration.cacheCapacity = settings.cacheSize
 apiConfiguration.maxSessions = settings.maxSessions
 apiConfiguration.publicDirectory = settings.publicDirectory
 apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
+apiConfiguration.unusedSessionTTLMillis = Int64(settings.unusedSessionTTLSeconds * 1000)
+apiConfiguration.maxSessionBytes = settings.maxSessionBytes
+apiConfiguration.maxIdempotencyKeyBytes = settings.maxIdempotencyKeyBytes
+apiConfiguration.maxStreamsPerSession = settings.maxStreamsPerSession
+apiConfiguration.maxStreams = settings.maxStreams
+apiConfiguration.createRatePerSecond = settings.createRate > 0 ? settings.createRate : nil
+apiConfiguration.createBurst = settings.createBurst
+apiConfiguration.clientAddressHeader = settings.clientIPHeader
 if let document = FileManager.default.contents(atPath: settings.openAPI) {
     apiConfiguration.openAPIDocument = Array(document)
 } else {
@@ -86,6 +95,9 @@ httpConfiguration.maxBodyBytes = settings.maxBodyBytes
 httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeoutSeconds * 1000))
 httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))
 httpConfiguration.shutdownDeadline = Duration.milliseconds(Int(settings.shutdownDeadlineSeconds * 1000))
+httpConfiguration.bodyTimeout = Duration.milliseconds(Int(settings.bodyTimeoutSeconds * 1000))
+httpConfiguration.minBodyBytesPerSecond = settings.minBodyRate
+httpConfiguration.maxStreamBufferBytes = settings.maxStreamBufferBytes
 
 let serverBox = ServerBox()
 let api = WayfinderAPI(
