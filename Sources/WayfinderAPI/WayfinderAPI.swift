@@ -125,15 +125,9 @@ public final class WayfinderAPI: HTTPHandler {
         response.headers.set("X-Request-Id", requestID)
         let seconds = Double(WallClock.monotonicNanos() - started) / 1e9
         metrics.request(route: endpoint.template, method: request.method, status: response.status, seconds: seconds)
-        if logger.enabled(.info) {
-            var fields: [(String, JSONValue)] = [
-                ("method", .string(request.method)), ("path", .string(request.path)), ("status", .int(response.status)),
-                ("durationMicros", .int(Int(seconds * 1e6))), ("bytes", .int(response.byteCount)),
-                ("requestId", .string(requestID)),
-            ]
-            if let id = endpoint.sessionID { fields.append(("session", .string(id))) }
-            logger.log(.info, "request", fields)
-        }
+        logger.request(
+            method: request.method, path: request.path, status: response.status, durationMicros: Int(seconds * 1e6),
+            bytes: response.byteCount, requestID: requestID, session: endpoint.sessionID)
         return response
     }
 

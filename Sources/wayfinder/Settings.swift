@@ -134,7 +134,7 @@ struct Settings: Sendable {
             guard !v.isEmpty, v.utf8.allSatisfy(isTokenByte) else { throw Invalid(message: "must be a header name such as X-Real-IP, or none") }
             s.clientIPHeader = v
         },
-        Option(name: "body-timeout", help: "time for a request body, plus its size at --min-body-rate", defaultValue: { duration($0.bodyTimeoutSeconds) }) { s, v throws(Invalid) in
+        Option(name: "body-timeout", help: "time for a request body, plus its size at the minimum body rate", defaultValue: { duration($0.bodyTimeoutSeconds) }) { s, v throws(Invalid) in
             s.bodyTimeoutSeconds = try seconds(v)
         },
         Option(name: "min-body-rate", help: "slowest average body upload in bytes per second (408 below)", defaultValue: { String($0.minBodyRate) }) { s, v throws(Invalid) in

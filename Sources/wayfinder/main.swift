@@ -54,6 +54,7 @@ do {
         store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
     }
 } catch {
+    logger.flush()
     fail("cannot open the store \(settings.store): \(error)")
 }
 
@@ -109,6 +110,7 @@ serverBox.server = server
 do {
     try server.start()
 } catch {
+    logger.flush()
     fail("cannot listen on \(settings.host):\(settings.port): \(error)")
 }
 api.start()
@@ -143,4 +145,5 @@ if let sqlite = store as? SQLiteStore {
     }
 }
 logger.log(.info, "stopped")
+logger.flush()
 exit(0)
