@@ -3,28 +3,6 @@ import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
-/// Settings of the v1 API (the HTTP limits live in `HTTPServerConfiguration`).
-public struct APIConfiguration: Sendable {
-    /// Sessions idle for longer expire. Default 24 h.
-    public var sessionTTLMillis: Int64 = 24 * 60 * 60 * 1000
-    /// Sessions at once; more gives `503 session_limit`.
-    public var maxSessions = 100_000
-    /// The thin web client's folder, served at `/`.
-    public var publicDirectory: String? = "Public"
-    /// The contract, served at `/openapi.yaml` (read once at start).
-    public var openAPIDocument: [UInt8] = []
-    /// How often an idle event stream gets a comment line.
-    public var heartbeatSeconds: Double = 15
-    /// Recently used sessions kept decoded and rendered (0 turns the cache off).
-    public var cacheCapacity = 20_000
-    /// How long an action that asked for effects waits for them before it is answered: done by
-    /// then, their results are in the answer; else the screen shows as busy and the results
-    /// come as a later revision.
-    public var effectWait: Duration = .seconds(1)
-
-    public init() {}
-}
-
 /// The v1 API as an HTTP handler: routing, auth, bodies, problems, and the session operations.
 ///
 /// It plugs the pure engine and a session store into the HTTP server; it renders on request and
@@ -39,6 +17,8 @@ public final class WayfinderAPI: HTTPHandler {
     let launches = LaunchCache()
     let files: StaticFiles?
     let events: EventStreams
+    /// Token buckets of `POST /v1/sessions` per client address (nil: no limit).
+    let createLimiter: RateLimiter?
     let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
     /// Runs the app's effects off the loops.
@@ -59,7 +39,12 @@ public final class WayfinderAPI: HTTPHandler {
         self.metrics = Metrics()
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
-        self.events = EventStreams(heartbeatSeconds: configuration.heartbeatSeconds)
+        self.events = EventStreams(
+            heartbeatSeconds: configuration.heartbeatSeconds, maxPerSession: configuration.maxStreamsPerSession,
+            maxTotal: configuration.maxStreams)
+        self.createLimiter = configuration.createRatePerSecond.map {
+            RateLimiter(ratePerSecond: $0, burst: configuration.createBurst)
+        }
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
@@ -158,15 +143,9 @@ public final class WayfinderAPI: HTTPHandler {
         response.headers.set("X-Request-Id", context.requestID)
         let seconds = Double(WallClock.monotonicNanos() - context.started) / 1e9
         metrics.request(route: context.route, method: context.method, status: response.status, seconds: seconds)
-        if logger.enabled(.info) {
-            var fields: [(String, JSONValue)] = [
-                ("method", .string(context.method)), ("path", .string(context.path)), ("status", .int(response.status)),
-                ("durationMicros", .int(Int(seconds * 1e6))), ("bytes", .int(response.byteCount)),
-                ("requestId", .string(context.requestID)),
-            ]
-            if let id = context.session { fields.append(("session", .string(id))) }
-            logger.log(.info, "request", fields)
-        }
+        logger.request(
+            method: context.method, path: context.path, status: response.status, durationMicros: Int(seconds * 1e6),
+            bytes: response.byteCount, requestID: context.requestID, session: context.session)
     }
 
     private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
@@ -221,8 +200,11 @@ extension HTTPResponse {
 /// cheap (no system call per request), and not secret. The first 36⁸ (2.8 trillion) fit in
 /// 15 bytes, so they are stored inline in the `String`, with no allocation.
 enum RequestID {
-    /// 6 characters: 36 random bits, base64url.
-    private static let prefix = Array(Credentials.base64URL(Credentials.randomBytes(4)).utf8.prefix(6))
+    /// 6 characters: 36 random bits, base64url (from the clock if the kernel gave no random bytes:
+    /// the prefix only tells processes apart).
+    private static let prefix = Array(
+        Credentials.base64URL((try? Credentials.randomBytes(4)) ?? withUnsafeBytes(of: WallClock.monotonicNanos()) { Array($0.prefix(4)) })
+            .utf8.prefix(6))
     private static let counter = Atomic<UInt64>(0)
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 

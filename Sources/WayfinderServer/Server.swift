@@ -85,6 +85,7 @@ public struct Server: Sendable {
         Thread.detachNewThread { _exit(128 + Self.waitForSignal()) }
         running.stop()
         running.logger.log(.info, "stopped")
+        running.logger.flush()
         exit(0)
     }
 
@@ -120,7 +121,8 @@ public struct Server: Sendable {
         }
 
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
-        let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
+        let storeConfiguration = StoreConfiguration(
+            ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession)
         let store: any SessionStore
         do {
             if settings.store == "memory" {
@@ -132,6 +134,7 @@ public struct Server: Sendable {
                 store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
             }
         } catch {
+            logger.flush()
             throw StartError(message: "cannot open the store \(settings.store): \(error)")
         }
 
@@ -142,6 +145,14 @@ public struct Server: Sendable {
         apiConfiguration.publicDirectory = settings.publicDirectory
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
         apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
+        apiConfiguration.unusedSessionTTLMillis = Int64(settings.unusedSessionTTLSeconds * 1000)
+        apiConfiguration.maxSessionBytes = settings.maxSessionBytes
+        apiConfiguration.maxIdempotencyKeyBytes = settings.maxIdempotencyKeyBytes
+        apiConfiguration.maxStreamsPerSession = settings.maxStreamsPerSession
+        apiConfiguration.maxStreams = settings.maxStreams
+        apiConfiguration.createRatePerSecond = settings.createRate > 0 ? settings.createRate : nil
+        apiConfiguration.createBurst = settings.createBurst
+        apiConfiguration.clientAddressHeader = settings.clientIPHeader
         if let document = FileManager.default.contents(atPath: settings.openAPI) {
             apiConfiguration.openAPIDocument = Array(document)
         } else {
@@ -150,10 +161,25 @@ public struct Server: Sendable {
 
         var httpConfiguration = HTTPServerConfiguration(host: settings.host, port: settings.port, threads: settings.threads)
         httpConfiguration.maxConnections = settings.maxConnections
+        // Descriptors: the soft limit goes up to the hard one, and connections stay below it with
+        // room for the listeners, epoll and eventfds of every loop, the store's files and a static
+        // file being read, so a full house of connections never leaves the server without one.
+        if let descriptors = DescriptorLimit.raiseToHardLimit() {
+            let room = max(1, descriptors - (64 + 8 * settings.threads))
+            if settings.maxConnections > room {
+                logger.log(.warn, "max_connections_lowered", [
+                    ("maxConnections", .int(settings.maxConnections)), ("descriptorLimit", .int(descriptors)), ("lowered", .int(room)),
+                ])
+                httpConfiguration.maxConnections = room
+            }
+        }
         httpConfiguration.maxBodyBytes = settings.maxBodyBytes
         httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeoutSeconds * 1000))
         httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))
         httpConfiguration.shutdownDeadline = Duration.milliseconds(Int(settings.shutdownDeadlineSeconds * 1000))
+        httpConfiguration.bodyTimeout = Duration.milliseconds(Int(settings.bodyTimeoutSeconds * 1000))
+        httpConfiguration.minBodyBytesPerSecond = settings.minBodyRate
+        httpConfiguration.maxStreamBufferBytes = settings.maxStreamBufferBytes
 
         let serverBox = ServerBox()
         let api = WayfinderAPI(
@@ -164,6 +190,7 @@ public struct Server: Sendable {
         do {
             try server.start()
         } catch {
+            logger.flush()
             throw StartError(message: "cannot listen on \(settings.host):\(settings.port): \(error)")
         }
         api.start()

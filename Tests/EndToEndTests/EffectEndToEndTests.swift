@@ -2,7 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
-import WayfinderAPI
+@testable import WayfinderAPI
 import WayfinderCore
 
 /// Effects over HTTP: the sample app's account service, a service slower than the wait (202,
@@ -38,22 +38,47 @@ import WayfinderCore
         let count = Atomic<Int>(0)
     }
 
-    /// The account service, answering `unknownAddress` after `delay` (or never, when nil).
-    private func accounts(delay: Duration?, timeout: Duration, calls: Calls = Calls()) -> EffectServices {
+    /// Holds a service's answer until the test opens it.
+    final class Gate: Sendable {
+        private let waiting = Mutex<(open: Bool, continuations: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let proceed = waiting.withLock { state -> Bool in
+                    if state.open { return true }
+                    state.continuations.append(continuation)
+                    return false
+                }
+                if proceed { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let continuations = waiting.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.open = true
+                defer { state.continuations = [] }
+                return state.continuations
+            }
+            for continuation in continuations { continuation.resume() }
+        }
+    }
+
+    /// The account service, answering `unknownAddress` once `gate` opens (or never, when nil).
+    private func accounts(gate: Gate?, timeout: Duration, calls: Calls = Calls()) -> EffectServices {
         var services = EffectServices()
         services.register(AuthFlow.self, timeout: timeout, retries: 0) { _, _ in
             calls.count.add(1, ordering: .relaxed)
-            guard let delay else {
+            guard let gate else {
                 while true { try await Task.sleep(for: .seconds(3600)) }
             }
-            try await Task.sleep(for: delay)
+            await gate.wait()
             return UserStore.Answer.unknownAddress
         }
         return services
     }
 
     @Test func aServiceThatHangsPastItsTimeoutGivesTheFlowsFailureNotice() throws {
-        let server = try InProcessServer(services: accounts(delay: nil, timeout: .milliseconds(200))) {
+        let server = try InProcessServer(services: accounts(gate: nil, timeout: .milliseconds(200))) {
             $0.effectWait = .seconds(5)
         }
         defer { server.stop() }
@@ -69,7 +94,8 @@ import WayfinderCore
 
     @Test func aSlowEffectIsAnswered202BusyAndItsResultArrivesByLongPollAndEvents() throws {
         let calls = Calls()
-        let server = try InProcessServer(services: accounts(delay: .milliseconds(700), timeout: .seconds(10), calls: calls)) {
+        let gate = Gate()
+        let server = try InProcessServer(services: accounts(gate: gate, timeout: .seconds(30), calls: calls)) {
             $0.effectWait = .milliseconds(100)
         }
         defer { server.stop() }
@@ -89,8 +115,19 @@ import WayfinderCore
         #expect(try c.route(s, "register").code == "route_unavailable")
         #expect(events.next()?.id == "2")
 
-        // A long poll waits for the result.
-        let polled = try c.get(s, headers: [("If-None-Match", "\"2\""), ("Prefer", "wait=20")])
+        // A long poll waits for the result: the service answers once the poll is waiting (the
+        // stream's subscription and the poll's).
+        let port = server.port, path = s.path, token = s.token
+        let result = Mutex<Reply?>(nil)
+        let polling = Thread {
+            let reply = try? Client(port: port).call("GET", path, token: token, headers: [("If-None-Match", "\"2\""), ("Prefer", "wait=20")])
+            result.withLock { $0 = reply }
+        }
+        polling.start()
+        #expect(eventually(within: 10) { server.api.store.changes.subscriberCount(s.id) == 2 })
+        gate.open()
+        #expect(eventually(within: 20) { result.withLock { $0 != nil } })
+        let polled = try #require(result.withLock { $0 })
         #expect(polled.status == 200)
         #expect(polled.header("Preference-Applied") == "wait=20")
         #expect(polled.state["revision"].int == 3)

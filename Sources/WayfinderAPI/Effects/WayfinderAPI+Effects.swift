@@ -65,14 +65,13 @@ extension WayfinderAPI {
                 // One revision for the action and the results it got in time.
                 state.revision = base.revision + 1
                 let folded = Outcome(state: state, transitions: transitions, changed: true)
-                var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
-                let bytes = actionBody(folded, pending.cacheKey, memo: &memo)
+                let memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                 do {
                     let response = try commit(
-                        folded, bytes, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint)
+                        folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo)
                     if case .trigger(let route) = pending.action {
-                        metrics.routeTriggered(flow: routeOwner(in: base), route: route.name)
+                        metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
                     deliverLater(leftover.map { ($0, running[Self.identity($0)]) }, session: pending.id)
                     return response
@@ -83,6 +82,14 @@ extension WayfinderAPI {
                     base = try decodedState(fresh, pending.cacheKey)
                     var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                     outcome = try engine.reduce(base, pending.action, memo: &memo)
+                } catch StoreError.idempotencyKeyTaken {
+                    // A request with the same key was stored first: its answer is this one's.
+                    if let key = pending.idempotencyKey, let fingerprint = pending.fingerprint,
+                        let replayed = try replay(pending.id, key: key, fingerprint: fingerprint)
+                    {
+                        deliverLater(leftover.map { ($0, running[Self.identity($0)]) }, session: pending.id)
+                        return replayed
+                    }
                 }
             }
             throw APIError.unavailable("too much contention on one session")
@@ -117,15 +124,22 @@ extension WayfinderAPI {
                 let state = try decodedState(session, key)
                 guard state.effects.contains(where: { $0.id == effectID }) else { return }
                 var memo = cache.memo(key) ?? RenderMemo()
-                let outcome: Outcome
+                var outcome: Outcome
                 do {
                     outcome = try engine.reduce(state, .completeEffect(id: effectID, completion), memo: &memo)
                 } catch {
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("\(error)"))])
                     outcome = engine.abandonEffect(effectID, in: state)
                 }
-                let bytes = actionBody(outcome, key, memo: &memo)
-                _ = try commit(outcome, bytes, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil)
+                do {
+                    _ = try commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                } catch APIError.sessionTooLarge {
+                    // The result would make the session too large: the flow does not get it, and
+                    // its screen stops waiting.
+                    logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("session too large"))])
+                    outcome = engine.abandonEffect(effectID, in: state)
+                    _ = try commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                }
                 deliverLater(outcome.effects.map { ($0, nil) }, session: id)
                 return
             } catch StoreError.conflict {
@@ -143,11 +157,5 @@ extension WayfinderAPI {
         var writer = JSONWriter()
         writer.value(.object(request.params))
         return request.effect.flow + "." + request.effect.name + String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    /// The flow of the coordinator that owns the top screen (for the routes metric).
-    private func routeOwner(in state: SessionState) -> String {
-        guard let top = state.navigation.topScreen else { return "unknown" }
-        return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }
 }

@@ -13,6 +13,11 @@ enum APIError: Error, Sendable {
     case badJSON(String)
     case revisionMismatch(currentRevision: Int)
     case idempotencyKeyReused
+    case idempotencyKeyTooLong(limit: Int)
+    case sessionTooLarge(bytes: Int, limit: Int)
+    case rateLimited(retryAfter: Int)
+    case sessionStreamLimit(limit: Int, retryAfter: Int)
+    case streamLimit(retryAfter: Int)
     case sessionLimit
     case unavailable(String)
     case navigation(NavigationError)
@@ -28,7 +33,10 @@ enum APIError: Error, Sendable {
         case .badJSON: 400
         case .revisionMismatch: 412
         case .idempotencyKeyReused: 422
-        case .sessionLimit, .unavailable: 503
+        case .idempotencyKeyTooLong: 400
+        case .sessionTooLarge: 422
+        case .rateLimited, .sessionStreamLimit: 429
+        case .sessionLimit, .unavailable, .streamLimit: 503
         case .navigation(.staleScreen): 409
         case .navigation: 422
         case .internalError: 500
@@ -45,6 +53,11 @@ enum APIError: Error, Sendable {
         case .badJSON: "bad_json"
         case .revisionMismatch: "revision_mismatch"
         case .idempotencyKeyReused: "idempotency_key_reused"
+        case .idempotencyKeyTooLong: "idempotency_key_too_long"
+        case .sessionTooLarge: "session_too_large"
+        case .rateLimited: "rate_limited"
+        case .sessionStreamLimit: "session_stream_limit"
+        case .streamLimit: "stream_limit"
         case .sessionLimit: "session_limit"
         case .unavailable: "service_unavailable"
         case .internalError: "internal"
@@ -69,6 +82,12 @@ enum APIError: Error, Sendable {
         case .badJSON(let why): "The body is not valid JSON: \(why)."
         case .revisionMismatch(let current): "The session is at revision \(current); If-Match named another."
         case .idempotencyKeyReused: "This Idempotency-Key was used for a different request."
+        case .idempotencyKeyTooLong(let limit): "The Idempotency-Key is longer than \(limit) bytes."
+        case .sessionTooLarge(let bytes, let limit):
+            "The session would take \(bytes) bytes, more than the \(limit) it may; nothing changed."
+        case .rateLimited: "This address created too many sessions too quickly; try again after Retry-After seconds."
+        case .sessionStreamLimit(let limit, _): "This session has \(limit) event streams open already; close one first."
+        case .streamLimit: "The server has as many event streams open as it may; try again later."
         case .sessionLimit: "The server holds as many sessions as it may; try again later."
         case .unavailable: "The session store cannot be reached; try again shortly."
         case .internalError: "The server failed to handle the request."
@@ -114,6 +133,8 @@ enum APIError: Error, Sendable {
         case .unauthorized: headers.add("WWW-Authenticate", "Bearer")
         case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
         case .sessionLimit: headers.add("Retry-After", "60")
+        case .rateLimited(let seconds), .sessionStreamLimit(_, let seconds), .streamLimit(let seconds):
+            headers.add("Retry-After", String(max(1, seconds)))
         case .unavailable: headers.add("Retry-After", "1")
         default: break
         }
@@ -125,7 +146,7 @@ enum APIError: Error, Sendable {
         case .sessionLimit: .sessionLimit
         case .notFound: .notFound
         case .unavailable(let why): .unavailable(why)
-        case .duplicateID, .conflict: .internalError("\(error)")
+        case .duplicateID, .conflict, .idempotencyKeyTaken: .internalError("\(error)")
         }
     }
 

@@ -11,13 +11,16 @@ extension WayfinderAPI {
         if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers) }
         // With Last-Event-ID equal to the current revision the client has this state already.
         let resume = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpacesString) } == session.revision
+        try events.reserve(id)
         let store = self.store, events = self.events, metrics = self.metrics
         return HTTPResponse(status: 200, headers: headers) { [self] writer in
             let lastSent = Locked(resume ? session.revision : 0)
-            // Subscribe before sending the first event so no change can fall in between.
+            // Subscribe, then read the session again: a change or a delete made after the read
+            // that authorised this stream and before the subscription is seen by that second
+            // read (a resumed stream would otherwise miss it, or outlive the deleted session).
             let subscription = store.changes.subscribe(id) { [self] change in
                 switch change {
-                case .saved: self.sendState(id, to: writer, lastSent: lastSent)
+                case .saved(let revision): self.sendState(id, atLeast: revision, to: writer, lastSent: lastSent)
                 case .deleted: writer.close()
                 }
             }
@@ -26,29 +29,50 @@ extension WayfinderAPI {
             writer.onClose {
                 subscription.cancel()
                 events.remove(writer)
+                events.release(id)
                 metrics.eventStreams.subtract(1, ordering: .relaxed)
             }
-            if !resume { sendState(id, to: writer, lastSent: lastSent) }
+            sendState(id, atLeast: nil, to: writer, lastSent: lastSent)
         }
     }
 
-    /// Loads and sends the session's state if it is newer than what this stream sent last.
-    private func sendState(_ id: String, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
+    /// Sends the session's state at `revision` or later (nil: at its current revision, read now)
+    /// if it is newer than what this stream sent last; closes the stream if the session is gone.
+    /// The event's bytes are rendered once per revision and shared by every stream of the session.
+    private func sendState(_ id: String, atLeast revision: Int?, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
         do {
-            guard let session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
-            let body = try renderedBody(session, SessionKey(id))
+            var loaded: StoredSession?
+            if revision == nil {
+                guard let session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
+                loaded = session
+            }
+            let minimum = revision ?? loaded?.revision ?? 0
+            if lastSent.withLock({ $0 >= minimum }) { return }
+            guard let event = try events.stateEvent(id, atLeast: minimum, make: { try stateEvent(id, loaded) }) else {
+                return writer.close()
+            }
             lastSent.withLock { last in
-                guard session.revision > last else { return }
-                last = session.revision
-                var event = Array("event: state\nid: \(session.revision)\ndata: ".utf8)
-                event.append(contentsOf: body)
-                event.append(contentsOf: Array("\n\n".utf8))
-                _ = writer.write(event)
+                guard event.revision > last else { return }
+                last = event.revision
+                _ = writer.write(event.bytes)
             }
         } catch {
             logger.log(.warn, "event_stream_failed", [("session", .string(id)), ("error", .string("\(error)"))])
             writer.close()
         }
+    }
+
+    /// The framed `state` event of the session as `loaded`, or as stored now; nil if it is gone.
+    private func stateEvent(_ id: String, _ loaded: StoredSession?) throws -> EventStreams.StateEvent? {
+        guard let session = try loaded ?? store.load(id: id, now: WallClock.nowMillis()) else { return nil }
+        let body = try renderedBody(session, SessionKey(id))
+        let head = Array("event: state\nid: \(session.revision)\ndata: ".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(head.count + body.count + 2)
+        bytes.append(contentsOf: head)
+        bytes.append(contentsOf: body)
+        bytes.append(contentsOf: [0x0A, 0x0A])
+        return EventStreams.StateEvent(revision: session.revision, bytes: bytes)
     }
 }
 

@@ -2,23 +2,35 @@ import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
-/// The session operations: create, read, delete, and the four mutations.
+/// The session operations: create, read and delete (the mutations are in `WayfinderAPI+Mutations`).
 extension WayfinderAPI {
     // MARK: Create
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
+            throw APIError.rateLimited(retryAfter: wait)
+        }
         let body = try RequestBody.read(request)
         _ = try body.object()
         let context = try body.optionalObject("context") ?? [:]
         let deepLink = try body.optionalString("deepLink")
         let now = WallClock.nowMillis()
         for _ in 0..<4 {
-            let id = Credentials.newSessionID(), token = Credentials.newToken()
-            let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
-            let stored = StoredSession(
-                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded, lastUsed: now)
+            let id: String, token: String
             do {
-                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions) }
+                id = try Credentials.newSessionID()
+                token = try Credentials.newToken()
+            } catch {
+                logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
+                throw APIError.unavailable("no random bytes for a session id: \(error)")
+            }
+            let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
+            try checkSize(encoded)
+            let stored = StoredSession(
+                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
+                lastUsed: now - unusedSessionHeadStartMillis)
+            do {
+                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions, now: now) }
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
@@ -90,129 +102,28 @@ extension WayfinderAPI {
         }
     }
 
+    /// With `If-Match`, the revision it matched is checked by the store in the same step as the
+    /// delete, so a change made after this request read the session is never deleted unseen: the
+    /// condition is evaluated again against the newer revision (`412` if it no longer matches).
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorized(id, request, allowQueryToken: false)
-        if let condition = request.headers["If-Match"], !ETag.ifMatch(condition, revision: session.revision) {
-            throw APIError.revisionMismatch(currentRevision: session.revision)
-        }
-        guard try metrics.timed(.delete, { try store.delete(id: id) }) else { throw APIError.notFound }
-        cache.remove(SessionKey(id))
-        return HTTPResponse(status: 204)
-    }
-
-    // MARK: Mutations
-
-    /// Runs one action with the contract's order of checks: auth, body (415, 400), idempotent
-    /// replay, `If-Match` (412), then the action; saved with compare-and-set on the revision.
-    ///
-    /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
-    /// state (so concurrent triggers both apply, in some order); with it, the loser gets `412`.
-    /// An action that asks for effects is answered later (``settle(_:_:)``).
-    func mutate(
-        _ id: String, _ request: HTTPRequest, _ context: RequestContext, action makeAction: (RequestBody) throws -> Action
-    ) throws -> HTTPResponse {
-        let cacheKey = SessionKey(id)
-        var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
-        let body = try RequestBody.read(request)
-        let key = request.headers["Idempotency-Key"].flatMap { $0.isEmpty ? nil : $0 }
-        let fingerprint = key.map { _ in
-            SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
-        }
-        let ifMatch = request.headers["If-Match"]
+        var revision = try authorized(id, request, allowQueryToken: false).revision
+        let condition = request.headers["If-Match"]
         for _ in 0..<16 {
-            if let key, let fingerprint,
-                let record = try metrics.timed(.idempotency, { try store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis()) })
-            {
-                guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
-                var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
-                headers.set("Idempotent-Replayed", "true")
-                return HTTPResponse(status: record.status, headers: headers, body: record.body)
+            var expected: Int?
+            if let condition {
+                guard ETag.ifMatch(condition, revision: revision) else { throw APIError.revisionMismatch(currentRevision: revision) }
+                expected = revision
             }
-            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
-                throw APIError.revisionMismatch(currentRevision: session.revision)
-            }
-            let action = try makeAction(body)
-            let state = try decodedState(session, cacheKey)
-            var memo = cache.memo(cacheKey) ?? RenderMemo()
-            let outcome = try engine.reduce(state, action, memo: &memo)
-            if !outcome.effects.isEmpty {
-                let pending = PendingAction(
-                    id: id, cacheKey: cacheKey, session: session, state: state, action: action, idempotencyKey: key,
-                    fingerprint: fingerprint, ifMatch: ifMatch, context: context)
-                return .later { responder in
-                    self.effects.detach {
-                        var response = await self.settle(pending, outcome)
-                        self.finish(&response, context)
-                        responder.respond(response)
-                    }
-                }
-            }
-            let bytes = actionBody(outcome, cacheKey, memo: &memo)
             do {
-                let response = try commit(
-                    outcome, bytes, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint)
-                if case .trigger(let route) = action, outcome.changed {
-                    metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
-                }
-                return response
+                guard try metrics.timed(.delete, { try store.delete(id: id, expectedRevision: expected) }) else { throw APIError.notFound }
             } catch StoreError.conflict(let current) {
-                if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
-                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
-                session = fresh
+                revision = current
+                continue
             }
+            cache.remove(SessionKey(id))
+            return HTTPResponse(status: 204)
         }
         throw APIError.unavailable("too much contention on one session")
-    }
-
-    /// Saves an action's outcome (compare-and-set on `session`'s revision) with its idempotency
-    /// record, and gives the answer. Throws `StoreError.conflict` when another writer came first.
-    func commit(
-        _ outcome: Outcome, _ bytes: [UInt8], status: Int, session: StoredSession, cacheKey: SessionKey,
-        idempotencyKey key: String?, fingerprint: [UInt8]?
-    ) throws -> HTTPResponse {
-        let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
-        guard outcome.changed || key != nil else { return HTTPResponse(status: status, headers: headers, body: bytes) }
-        var next = session
-        next.revision = outcome.state.revision
-        let now = WallClock.nowMillis()
-        // Like reads, writes move `lastUsed` at most every touch interval: a store can then
-        // leave its expiry index alone on most saves.
-        if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
-        if outcome.changed {
-            var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
-            next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
-            cache.putStoredMemo(cacheKey, codecMemo)
-        }
-        let record = key.map { key in
-            IdempotencyRecord(
-                sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
-                headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
-        }
-        try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
-        return HTTPResponse(status: status, headers: headers, body: bytes)
-    }
-
-    /// `{"state": …, "transitions": […]}`; also warms the render cache.
-    func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo) -> [UInt8] {
-        let rendered = render(outcome.state, key: key, memo: &memo)
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
-        w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
-        w.endObject()
-        let prefix = #"{"state":"#.utf8
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(prefix.count + rendered.count + w.bytes.count)  // one buffer, no regrowth
-        bytes.append(contentsOf: prefix)
-        bytes.append(contentsOf: rendered)
-        bytes.append(UInt8(ascii: ","))
-        bytes.append(contentsOf: w.bytes.dropFirst())
-        return bytes
-    }
-
-    /// The flow of the coordinator that owns the top screen (for the routes metric).
-    private func handlingFlow(_ route: RouteRequest, in state: SessionState) -> String {
-        guard let top = state.navigation.topScreen else { return "unknown" }
-        return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }
 
     // MARK: Shared
@@ -244,6 +155,31 @@ extension WayfinderAPI {
     /// How stale `lastUsed` may get before a read or a write refreshes it: ttl/100, at least 1 s.
     var touchIntervalMillis: Int64 { max(1000, configuration.sessionTTLMillis / 100) }
 
+    /// How far in the past a new session's `lastUsed` is set, so that it expires after
+    /// `unusedSessionTTLMillis` unless used again (its next request refreshes `lastUsed`: it is
+    /// older than the touch interval). 0 when that TTL is not shorter than the session TTL.
+    var unusedSessionHeadStartMillis: Int64 {
+        max(0, configuration.sessionTTLMillis - configuration.unusedSessionTTLMillis)
+    }
+
+    /// `422 session_too_large` unless a stored form of `bytes.count` bytes is allowed.
+    func checkSize(_ bytes: [UInt8]) throws(APIError) {
+        guard bytes.count <= configuration.maxSessionBytes else {
+            throw .sessionTooLarge(bytes: bytes.count, limit: configuration.maxSessionBytes)
+        }
+    }
+
+    /// The client's address for the create limit: the configured header's value (its last
+    /// element) when the server runs behind a proxy that sets it, else the connection's peer.
+    func clientAddress(_ request: HTTPRequest) -> String {
+        if let name = configuration.clientAddressHeader, let value = request.headers[name],
+            let last = value.split(separator: ",").last?.trimmingSpaces, !last.isEmpty
+        {
+            return last
+        }
+        return request.remoteAddress
+    }
+
     /// The decoded state of a stored session, from the cache when the revision matches.
     func decodedState(_ session: StoredSession, _ key: SessionKey) throws -> SessionState {
         if let state = cache.state(key, revision: session.revision) { return state }
@@ -262,14 +198,16 @@ extension WayfinderAPI {
     /// remembers the state, the body and the screens for its revision.
     /// A new session (`launchMemo` given) is cached only if there is room: it is not yet in use.
     func render(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
-        var memo = launchMemo ?? cache.memo(key) ?? RenderMemo()
-        return render(state, key: key, memo: &memo, evicting: launchMemo == nil)
+        let (bytes, memo) = renderUncached(state, key: key, startingFrom: launchMemo)
+        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
+        return bytes
     }
 
-    /// `render` with the memo in hand (an action's, which its reduction updated).
-    func render(_ state: SessionState, key: SessionKey, memo: inout RenderMemo, evicting: Bool = true) -> [UInt8] {
+    /// Renders a state without remembering it: for a revision that is not stored yet (the cache
+    /// must only ever hold the state a stored revision names).
+    func renderUncached(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> ([UInt8], RenderMemo) {
+        var memo = launchMemo ?? cache.memo(key) ?? RenderMemo()
         let bytes = engine.renderJSON(state, memo: &memo)
-        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: evicting)
-        return bytes
+        return (bytes, memo)
     }
 }

@@ -14,7 +14,9 @@ extension RenderedState {
         w.key("context"); w.value(.object(context))
         w.key("coordinators"); coordinators.writeTree(to: &w)
         w.key("navigation"); navigation.write(to: &w, written)
-        w.key("stack"); w.beginArray(); for screen in stack { w.raw(written[screen.id]!) }; w.endArray()
+        w.key("stack"); w.beginArray(); for screen in stack {
+            if let bytes = written[screen.id] { w.raw(bytes) } else { screen.write(to: &w) }
+        }; w.endArray()
         w.key("pendingDeepLink"); w.optionalString(pendingDeepLink)
         w.endObject()
     }

@@ -7,7 +7,7 @@ final class Connection {
     enum Phase: Equatable {
         /// Waiting for a request's head (from accept, or from the first byte of a later request).
         case header
-        /// Receiving a body; extended whenever bytes arrive.
+        /// Receiving a body; extended as bytes arrive, by their time at the minimum body rate.
         case body
         /// Keep-alive between requests.
         case idle
@@ -36,6 +36,11 @@ final class Connection {
     var isLingering = false
     var isClosed = false
     var lingerBytes = 0
+    /// Bytes read from the peer so far.
+    var bytesReceived = 0
+    /// When the current body began (monotonic nanoseconds), and `bytesReceived` then.
+    var bodyStarted: UInt64 = 0
+    var bodyStartBytes = 0
     /// Its answers wait for the round's commit (`EventLoop.releaseHeld`); `heldProgressed`
     /// remembers whether the held service call had read new input.
     var isHeld = false

@@ -70,13 +70,19 @@ extension EventLoop {
             c.phase = phase
             switch phase {
             case .header: setDeadline(c, now + headerTimeout)
-            case .body, .write: setDeadline(c, now + bodyTimeout)
+            case .body:
+                c.bodyStarted = now
+                c.bodyStartBytes = c.bytesReceived
+                setDeadline(c, now + bodyTimeout)
+            case .write: setDeadline(c, now + bodyTimeout)
             case .idle: setDeadline(c, now + idleTimeout)
             case .streaming: c.deadline = .max
             case .linger: setDeadline(c, now + lingerTimeout)
             }
         } else if phase == .body && progressed {
-            c.deadline = now + bodyTimeout
+            // Later than before: the loop's next check comes no later than this deadline.
+            let received = UInt64(c.bytesReceived - c.bodyStartBytes)
+            c.deadline = c.bodyStarted + bodyTimeout + received.multipliedReportingOverflow(by: nanosecondsPerBodyByte).partialValue
         }
     }
 

@@ -36,7 +36,7 @@ extension EventLoop {
             c.machine.streamStarted(keepAliveAfter: keep)
             let writer = HTTPStreamWriter(
                 id: context.nextStreamID.add(1, ordering: .relaxed).oldValue, mailbox: mailbox,
-                maxPendingBytes: context.configuration.maxPendingOutputBytes)
+                maxPendingBytes: context.configuration.maxStreamBufferBytes)
             c.stream = writer
             c.streamChunked = chunked
             streams[writer.id] = c
@@ -69,22 +69,24 @@ extension EventLoop {
         writeResponse(c, response, status: error.status, keepAlive: false, version: .http1_1, isHead: false)
     }
 
-    /// Moves bytes queued on the connection's stream writer into its output.
+    /// Moves writes queued on the connection's stream writer into its output. A peer that does
+    /// not read, with `maxStreamBufferBytes` unsent already, has its stream ended.
     func pumpStream(_ c: Connection) {
         guard let writer = c.stream else { return }
-        let (bytes, close) = writer.takePending()
-        if !bytes.isEmpty {
+        let (writes, close) = writer.takePending()
+        let limit = context.configuration.maxStreamBufferBytes
+        for bytes in writes where !bytes.isEmpty {
+            if c.pendingOutput > 0 && c.pendingOutput + bytes.count > limit {
+                endStream(c, clean: false)
+                return
+            }
             if c.streamChunked {
                 ResponseEncoder.appendChunk(bytes, to: &c.output)
             } else {
                 c.output.append(contentsOf: bytes)
             }
         }
-        if close {
-            endStream(c, clean: true)
-        } else if c.pendingOutput > context.configuration.maxPendingOutputBytes {
-            endStream(c, clean: false)  // the peer does not read
-        }
+        if close { endStream(c, clean: true) }
     }
 
     /// Ends the stream: the terminating chunk when `clean`, then the writer's close callbacks.

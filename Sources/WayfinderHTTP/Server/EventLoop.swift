@@ -38,6 +38,8 @@ final class EventLoop: @unchecked Sendable {
     var commitMark: UInt64 = 0
     let limits: HTTPParserLimits
     let headerTimeout, bodyTimeout, idleTimeout, lingerTimeout: UInt64
+    /// Nanoseconds one received body byte adds to the body's deadline (1 s / minimum rate).
+    let nanosecondsPerBodyByte: UInt64
 
     /// Takes ownership of `listenFD`.
     init(context: ServerContext, listenFD: Int32) throws(SystemError) {
@@ -49,6 +51,7 @@ final class EventLoop: @unchecked Sendable {
         bodyTimeout = config.bodyTimeout.nanoseconds
         idleTimeout = config.idleTimeout.nanoseconds
         lingerTimeout = config.lingerTimeout.nanoseconds
+        nanosecondsPerBodyByte = 1_000_000_000 / UInt64(max(1, config.minBodyBytesPerSecond))
         epoll = try Epoll()
         do throws(SystemError) {
             mailbox = try LoopMailbox()
@@ -207,6 +210,7 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             c.machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
+            c.bytesReceived += n
             progressed = true
             if n < readBuffer.count { break }
         }

@@ -123,7 +123,11 @@ final class InProcessServer {
     let port: Int
     private var stopped = false
 
-    enum StoreKind { case memory, sqlite }
+    enum StoreKind {
+        case memory, sqlite
+        /// This store (its own configuration applies; `ttlMillis` still sets the API's).
+        case given(any SessionStore)
+    }
 
     init(
         store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = demoEngine,
@@ -137,11 +141,14 @@ final class InProcessServer {
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-\(UUID().uuidString)")
             store = try SQLiteStore(path: dir.appendingPathComponent("s.sqlite").path, configuration: storeConfiguration)
+        case .given(let given):
+            store = given
         }
         var configuration = APIConfiguration()
         configuration.sessionTTLMillis = ttlMillis
         configuration.publicDirectory = Self.packageRoot + "/Public"
         configuration.openAPIDocument = Array(FileManager.default.contents(atPath: Self.packageRoot + "/openapi.yaml") ?? Data())
+        configuration.createRatePerSecond = nil  // the tests create sessions in bursts from one address
         configure(&configuration)
         // The sample app's accounts, in memory, one store per server.
         let services = try services ?? DemoServices(users: UserStore(path: nil)).effects

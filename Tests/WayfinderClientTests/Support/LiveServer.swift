@@ -74,7 +74,9 @@ final class FaultyStore: SessionStore {
     }
 
     var changes: ChangeFeed { base.changes }
-    func create(_ session: StoredSession, maxSessions: Int) throws { try base.create(session, maxSessions: maxSessions) }
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+        try base.create(session, maxSessions: maxSessions, now: now)
+    }
     func load(id: String, now: Int64) throws -> StoredSession? {
         try check()
         return base.load(id: id, now: now)
@@ -87,7 +89,7 @@ final class FaultyStore: SessionStore {
         try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
     }
     func touch(id: String, now: Int64) throws { try base.touch(id: id, now: now) }
-    func delete(id: String) throws -> Bool { base.delete(id: id) }
+    func delete(id: String, expectedRevision: Int?) throws -> Bool { try base.delete(id: id, expectedRevision: expectedRevision) }
     func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
         base.idempotencyRecord(sessionID: sessionID, key: key, now: now)
     }
