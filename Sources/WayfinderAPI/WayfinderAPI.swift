@@ -75,55 +75,61 @@ public final class WayfinderAPI: HTTPHandler {
         sweeper.stop()
     }
 
+    /// Answers `request` on the calling thread: at once with stores that do not wait on IO, else
+    /// later (``HTTPResponse/later(_:)``).
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        answer(request) { endpoint, context in try dispatch(endpoint, request, context) }
+        answer(request, on: nil) { endpoint, context, reply in try dispatch(endpoint, request, context, on: nil, reply) }
     }
 
-    /// Group commit: the loops hold their answers while the store (SQLite) leaves their writes in
-    /// one open transaction, committed once per round of events.
-    public func holdsAnswersUntilCommitted() -> Bool {
-        store.deferCommitsOnCurrentThread()
-    }
-
-    public func commitHeldAnswers(mark: inout UInt64) -> Bool {
-        if store.commitDeferred(mark: &mark) { return true }
-        cache.removeAll()
-        logger.log(.error, "group_commit_failed", [("detail", .string("writes rolled back; the answers that reported them are dropped"))])
-        return false
+    /// Answers `request` on its event loop, where the store does its IO for it.
+    public func handle(_ request: HTTPRequest, on loop: HTTPEventLoop) -> HTTPResponse {
+        answer(request, on: loop) { endpoint, context, reply in try dispatch(endpoint, request, context, on: loop, reply) }
     }
 
     /// A body too large to read: the contract's earlier checks (path, method, credentials, the
     /// session) still come first, then `413`.
-    public func answerWithoutBody(_ head: HTTPRequest) -> HTTPResponse? {
-        answer(head) { endpoint, _ in
+    public func answerWithoutBody(_ head: HTTPRequest, on loop: HTTPEventLoop) -> HTTPResponse? {
+        answer(head, on: loop) { endpoint, _, reply in
             if endpoint == .unknownAPI { throw APIError.notFound }
             guard endpoint.allowed.contains(head.method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
-            if let id = endpoint.sessionID {
-                _ = try authorized(id, head, allowQueryToken: endpoint == .events(id))
+            guard let id = endpoint.sessionID else { throw APIError.payloadTooLarge }
+            authorized(id, key: SessionKey(id), head, allowQueryToken: endpoint == .events(id), on: loop) { result in
+                reply(result.flatMap { _ in .failure(APIError.payloadTooLarge) })
             }
-            throw APIError.payloadTooLarge
         }
     }
 
-    /// Runs one request: maps every error to its problem answer, echoes the request id, and
-    /// records the request in the metrics and the log.
-    private func answer(_ request: HTTPRequest, _ body: (Endpoint, RequestContext) throws -> HTTPResponse) -> HTTPResponse {
+    /// Runs one request whose operation answers through `reply` (at once or later): maps every
+    /// error to its problem answer, echoes the request id, and records the request in the
+    /// metrics and the log.
+    private func answer(
+        _ request: HTTPRequest, on loop: (any StoreLoop)?,
+        _ body: (Endpoint, RequestContext, @escaping Reply) throws -> Void
+    ) -> HTTPResponse {
         let started = WallClock.monotonicNanos()
         let requestID = RequestID.from(request.headers["X-Request-Id"])
         let endpoint = Endpoint(path: request.path)
         let context = RequestContext(
             requestID: requestID, started: started, method: request.method, path: request.path, route: endpoint.template,
             session: endpoint.sessionID)
-        var response: HTTPResponse
-        do {
-            response = try body(endpoint, context)
-        } catch {
-            response = problem(error, path: request.path, requestID: requestID)
+        let pending = PendingAnswer()
+        let reply: Reply = { [self] result in
+            guard pending.claim() else { return }
+            var response: HTTPResponse
+            switch result {
+            case .success(let given): response = given
+            case .failure(let error): response = problem(error, path: request.path, requestID: requestID)
+            }
+            // An answer given later is counted and logged when it is given (`finish`).
+            if case .later = response.body {} else { finish(&response, context) }
+            pending.give(response)
         }
-        // An answer given later is counted and logged when it is given (`finish`).
-        if case .later = response.body { return response }
-        finish(&response, context)
-        return response
+        do {
+            try body(endpoint, context, reply)
+        } catch {
+            reply(.failure(error))
+        }
+        return pending.response()
     }
 
     /// The problem answer for `error`: every error of every layer mapped in `APIError`.
@@ -148,28 +154,34 @@ public final class WayfinderAPI: HTTPHandler {
             bytes: response.byteCount, requestID: context.requestID, session: context.session)
     }
 
-    private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+    /// Routes a request to its operation, which answers through `reply`.
+    private func dispatch(
+        _ endpoint: Endpoint, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply
+    ) throws {
         if endpoint == .unknownAPI { throw APIError.notFound }
         let method = request.method
         guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
         switch endpoint {
-        case .createSession: return try createSession(request)
+        case .createSession: try createSession(request, on: loop, reply)
         case .session(let id):
-            return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request, context)
-        case .routes(let id): return try mutate(id, request, context) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
-        case .back(let id): return try mutate(id, request, context) { body in .back(screen: try body.optionalString("screen")) }
-        case .tab(let id): return try mutate(id, request, context) { body in .selectTab(try body.requiredString("tab")) }
-        case .deepLinks(let id): return try mutate(id, request, context) { body in .openDeepLink(try body.requiredString("url")) }
-        case .events(let id): return try openEvents(id, request)
-        case .flows: return try flows(request)
-        case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
-        case .readyz: return try readiness()
-        case .metrics: return metricsResponse()
+            if method == "DELETE" { try deleteSession(id, request, on: loop, reply) } else { try readSession(id, request, context, on: loop, reply) }
+        case .routes(let id):
+            try mutate(id, request, context, on: loop, reply) { body in
+                .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:]))
+            }
+        case .back(let id): try mutate(id, request, context, on: loop, reply) { body in .back(screen: try body.optionalString("screen")) }
+        case .tab(let id): try mutate(id, request, context, on: loop, reply) { body in .selectTab(try body.requiredString("tab")) }
+        case .deepLinks(let id): try mutate(id, request, context, on: loop, reply) { body in .openDeepLink(try body.requiredString("url")) }
+        case .events(let id): try openEvents(id, request, on: loop, reply)
+        case .flows: reply(.success(try flows(request)))
+        case .healthz: reply(.success(json(200, Array(#"{"status":"ok"}"#.utf8))))
+        case .readyz: readiness(on: loop, reply)
+        case .metrics: metricsResponse(on: loop, reply)
         case .openAPI:
-            return HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: configuration.openAPIDocument)
+            reply(.success(HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: configuration.openAPIDocument)))
         case .file:
-            if let response = files?.response(for: request) { return response }
-            throw APIError.notFound
+            guard let response = files?.response(for: request) else { throw APIError.notFound }
+            reply(.success(response))
         case .unknownAPI:
             throw APIError.notFound
         }
@@ -233,6 +245,9 @@ enum RequestID {
         }
     }
 }
+
+/// How an operation answers: once, with the response or the error its problem answer is made of.
+typealias Reply = @Sendable (Result<HTTPResponse, any Error>) -> Void
 
 /// What a request's answer needs when it is given later: its id and start, for the
 /// `X-Request-Id` header, the metrics and the log.

@@ -127,9 +127,8 @@ public struct Server: Sendable {
         do {
             if settings.store == "memory" {
                 store = MemoryStore(configuration: storeConfiguration)
-            } else if settings.store.hasPrefix("redis://") {
-                // One pooled connection per event loop, plus a few for event streams and the sweeper.
-                store = try RedisStore(url: settings.store, configuration: storeConfiguration, poolSize: settings.threads + 4)
+            } else if settings.store.hasPrefix("redis://") || settings.store.hasPrefix("redis+cluster://") {
+                store = try RedisStore(url: settings.store, configuration: storeConfiguration, waitReplicas: settings.redisWaitReplicas)
             } else {
                 store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
             }
@@ -196,7 +195,7 @@ public struct Server: Sendable {
         api.start()
         logger.log(.info, "listening", [
             ("host", .string(settings.host)), ("port", .int(server.boundPort)), ("threads", .int(settings.threads)),
-            ("store", .string(settings.store == "memory" ? "memory" : settings.store.hasPrefix("redis://") ? "redis" : "sqlite")),
+            ("store", .string(settings.store == "memory" ? "memory" : settings.store.hasPrefix("redis+cluster://") ? "redis-cluster" : settings.store.hasPrefix("redis://") ? "redis" : "sqlite")),
         ])
         return RunningServer(port: server.boundPort, api: api, server: server, store: store, logger: logger)
     }

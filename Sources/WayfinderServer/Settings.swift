@@ -1,4 +1,5 @@
 import Glibc
+import WayfinderStore
 
 /// Every setting of the server: a `--flag`, the same as a `WAYFINDER_*` environment variable
 /// (flags win), a default, and a parser that names the setting when a value is bad.
@@ -7,6 +8,7 @@ struct Settings: Sendable {
     var port = 8080
     var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var store = "sqlite:data/wayfinder.sqlite"
+    var redisWaitReplicas = 0
     var publicDirectory = Settings.bundled("Public")
     var openAPI = Settings.bundled("openapi.yaml")
     var sessionTTLSeconds = 86_400.0
@@ -55,11 +57,22 @@ struct Settings: Sendable {
         Option(name: "threads", help: "event loops (one per core by default)", defaultValue: { String($0.threads) }) { s, v throws(Invalid) in
             s.threads = try integer(v, 1...256)
         },
-        Option(name: "store", help: "sqlite:PATH, memory, or redis://HOST:PORT[/DB] (several instances)", defaultValue: { $0.store }) { s, v throws(Invalid) in
-            guard v == "memory" || (v.hasPrefix("sqlite:") && v.count > 7) || (v.hasPrefix("redis://") && v.count > 8) else {
-                throw Invalid(message: "must be sqlite:PATH, memory or redis://HOST:PORT[/DB]")
+        Option(
+            name: "store", help: "sqlite:PATH, memory, redis://HOST:PORT[/DB] or redis+cluster://HOST:PORT,HOST:PORT,... (several instances)",
+            defaultValue: { $0.store }
+        ) { s, v throws(Invalid) in
+            if v.hasPrefix("redis://") || v.hasPrefix("redis+cluster://") {
+                do { _ = try RedisEndpoint(url: v) } catch { throw Invalid(message: "\(error)") }
+            } else if !(v == "memory" || (v.hasPrefix("sqlite:") && v.count > 7)) {
+                throw Invalid(message: "must be sqlite:PATH, memory, redis://HOST:PORT[/DB] or redis+cluster://HOST:PORT,...")
             }
             s.store = v
+        },
+        Option(
+            name: "redis-wait-replicas", help: "with Redis: replicas that must have each change before it is acknowledged (WAIT; 0: none)",
+            defaultValue: { String($0.redisWaitReplicas) }
+        ) { s, v throws(Invalid) in
+            s.redisWaitReplicas = try integer(v, 0...16)
         },
         Option(name: "public", help: "folder of the web client served at /", defaultValue: { $0.publicDirectory }) { s, v throws(Invalid) in
             s.publicDirectory = v

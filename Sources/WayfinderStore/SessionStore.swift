@@ -72,17 +72,48 @@ public protocol SessionStore: Sendable {
     /// The notifications published by this store.
     var changes: ChangeFeed { get }
 
-    /// Group commit, for a thread that holds its answers until `commitDeferred(mark:)` (an event
-    /// loop): from now on, writes made on the calling thread may return before they are durable.
-    /// Returns false if the store does not defer (every write is durable when it returns; the
-    /// default).
-    func deferCommitsOnCurrentThread() -> Bool
+    // MARK: Without blocking
+    //
+    // The same operations for a caller that must not wait (an event loop): each calls `done`
+    // exactly once with the outcome (an error is what the blocking form throws), either before it
+    // returns or later. With a `loop`, later means on that loop's thread, in a later round or at
+    // the end of this one (a store that commits in batches answers writes once their batch is
+    // durable); without one, on any thread. The defaults run the blocking form and call `done`
+    // at once: right for stores whose calls never wait on IO (memory).
 
-    /// Makes every write made so far durable (by whichever thread made it) and reports whether
-    /// every write since the previous call with this `mark` (which it advances) became durable:
-    /// false if any was rolled back instead, and with it whatever answers were built on it.
-    /// Start `mark` at 0. The default, for stores that never defer, returns true.
-    func commitDeferred(mark: inout UInt64) -> Bool
+    /// `create(_:maxSessions:now:)` without blocking.
+    func create(
+        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void)
+
+    /// `load(id:key:now:)` without blocking.
+    func load(
+        id: String, key: SessionKey, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<StoredSession?, any Error>) -> Void)
+
+    /// `save(_:expectedRevision:idempotency:)` without blocking.
+    func save(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void)
+
+    /// `touch(id:now:)` without blocking.
+    func touch(id: String, now: Int64, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void)
+
+    /// `delete(id:expectedRevision:)` without blocking.
+    func delete(
+        id: String, expectedRevision: Int?, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Bool, any Error>) -> Void)
+
+    /// `idempotencyRecord(sessionID:key:now:)` without blocking.
+    func idempotencyRecord(
+        sessionID: String, key: String, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<IdempotencyRecord?, any Error>) -> Void)
+
+    /// `count(now:)` without blocking.
+    func count(now: Int64, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void)
+
+    /// `ping()` without blocking.
+    func ping(on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void)
 }
 
 extension SessionStore {
@@ -95,13 +126,69 @@ extension SessionStore {
     public func delete(id: String) throws -> Bool {
         try delete(id: id, expectedRevision: nil)
     }
+}
 
-    public func deferCommitsOnCurrentThread() -> Bool { false }
-    public func commitDeferred(mark: inout UInt64) -> Bool { true }
+/// The non-blocking forms for stores whose calls never wait on IO: the blocking form, then
+/// `done` at once, on the calling thread.
+extension SessionStore {
+    /// Runs the blocking `create` and calls `done` with its outcome.
+    public func create(
+        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        done(Result { try create(session, maxSessions: maxSessions, now: now) })
+    }
+
+    /// Runs the blocking `load` and calls `done` with its outcome.
+    public func load(
+        id: String, key: SessionKey, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<StoredSession?, any Error>) -> Void
+    ) {
+        done(Result { try load(id: id, key: key, now: now) })
+    }
+
+    /// Runs the blocking `save` and calls `done` with its outcome.
+    public func save(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        done(Result { try save(session, expectedRevision: expectedRevision, idempotency: idempotency) })
+    }
+
+    /// Runs the blocking `touch` and calls `done` with its outcome.
+    public func touch(id: String, now: Int64, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        done(Result { try touch(id: id, now: now) })
+    }
+
+    /// Runs the blocking `delete` and calls `done` with its outcome.
+    public func delete(
+        id: String, expectedRevision: Int?, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        done(Result { try delete(id: id, expectedRevision: expectedRevision) })
+    }
+
+    /// Runs the blocking `idempotencyRecord` and calls `done` with its outcome.
+    public func idempotencyRecord(
+        sessionID: String, key: String, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<IdempotencyRecord?, any Error>) -> Void
+    ) {
+        done(Result { try idempotencyRecord(sessionID: sessionID, key: key, now: now) })
+    }
+
+    /// Runs the blocking `count` and calls `done` with its outcome.
+    public func count(now: Int64, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        done(Result { try count(now: now) })
+    }
+
+    /// Runs the blocking `ping` and calls `done` with its outcome.
+    public func ping(on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        done(Result { try ping() })
+    }
 }
 
 extension SessionStore {
     /// Stores that key nothing by `SessionKey` (Redis) need not know it.
+    /// Runs the blocking `load` and calls `done` with its outcome.
     public func load(id: String, key: SessionKey, now: Int64) throws -> StoredSession? {
         try load(id: id, now: now)
     }

@@ -201,13 +201,13 @@ struct RedisStoreTests {
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         try store.save(Fixture.next(session), expectedRevision: 1, idempotency: Fixture.record(session.id))
-        #expect(try server.cli(database: database, "TYPE", "wf:s:\(session.id)") == "hash")
-        #expect(try server.cli(database: database, "HGET", "wf:s:\(session.id)", "rev") == "2")
-        #expect(try server.cli(database: database, "HGET", "wf:s:\(session.id)", "used") == String(Fixture.t0))
+        #expect(try server.cli(database: database, "TYPE", "wf:s:{\(session.id)}") == "hash")
+        #expect(try server.cli(database: database, "HGET", "wf:s:{\(session.id)}", "rev") == "2")
+        #expect(try server.cli(database: database, "HGET", "wf:s:{\(session.id)}", "used") == String(Fixture.t0))
         #expect(try server.cli(database: database, "ZSCORE", "wf:live", session.id) == String(Fixture.t0))
-        #expect(try server.cli(database: database, "ZSCORE", "wf:ik:\(session.id)", "key-1") == String(Fixture.t0))
-        #expect(try server.cli(database: database, "EXISTS", "wf:i:\(session.id):key-1") == "1")
-        let ttl = try #require(Int(try server.cli(database: database, "PTTL", "wf:s:\(session.id)")))
+        #expect(try server.cli(database: database, "ZSCORE", "wf:ik:{\(session.id)}", "key-1") == String(Fixture.t0))
+        #expect(try server.cli(database: database, "EXISTS", "wf:i:{\(session.id)}:key-1") == "1")
+        let ttl = try #require(Int(try server.cli(database: database, "PTTL", "wf:s:{\(session.id)}")))
         #expect((60_000...70_000).contains(ttl))  // 10 s TTL + 60 s allowance
         #expect(try server.cli(database: database, "DBSIZE") == "5")  // wf:s, wf:ik, wf:i, wf:live, wf:irec
 

@@ -67,7 +67,7 @@ extension WayfinderAPI {
                 let folded = Outcome(state: state, transitions: transitions, changed: true)
                 let memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                 do {
-                    let response = try commit(
+                    let response = try await commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
                         idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo)
                     if case .trigger(let route) = pending.action {
@@ -77,7 +77,7 @@ extension WayfinderAPI {
                     return response
                 } catch StoreError.conflict(let current) {
                     if pending.ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
-                    guard let fresh = try store.load(id: pending.id, now: WallClock.nowMillis()) else { throw APIError.notFound }
+                    guard let fresh = try await load(pending.id, key: pending.cacheKey) else { throw APIError.notFound }
                     session = fresh
                     base = try decodedState(fresh, pending.cacheKey)
                     var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
@@ -85,7 +85,7 @@ extension WayfinderAPI {
                 } catch StoreError.idempotencyKeyTaken {
                     // A request with the same key was stored first: its answer is this one's.
                     if let key = pending.idempotencyKey, let fingerprint = pending.fingerprint,
-                        let replayed = try replay(pending.id, key: key, fingerprint: fingerprint)
+                        let replayed = try await replay(pending.id, key: key, fingerprint: fingerprint)
                     {
                         deliverLater(leftover.map { ($0, running[Self.identity($0)]) }, session: pending.id)
                         return replayed
@@ -120,7 +120,7 @@ extension WayfinderAPI {
         let key = SessionKey(id)
         for _ in 0..<16 {
             do {
-                guard let session = try store.load(id: id, key: key, now: WallClock.nowMillis()) else { return }
+                guard let session = try await load(id, key: key) else { return }
                 let state = try decodedState(session, key)
                 guard state.effects.contains(where: { $0.id == effectID }) else { return }
                 var memo = cache.memo(key) ?? RenderMemo()
@@ -132,13 +132,13 @@ extension WayfinderAPI {
                     outcome = engine.abandonEffect(effectID, in: state)
                 }
                 do {
-                    _ = try commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                    _ = try await commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
                 } catch APIError.sessionTooLarge {
                     // The result would make the session too large: the flow does not get it, and
                     // its screen stops waiting.
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("session too large"))])
                     outcome = engine.abandonEffect(effectID, in: state)
-                    _ = try commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                    _ = try await commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
                 }
                 deliverLater(outcome.effects.map { ($0, nil) }, session: id)
                 return
@@ -148,6 +148,26 @@ extension WayfinderAPI {
                 logger.log(.warn, "effect_result_lost", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("\(error)"))])
                 return
             }
+        }
+    }
+
+    /// `commit` for async code: stores without blocking a thread.
+    private func commit(
+        _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
+        fingerprint: [UInt8]?, memo: RenderMemo
+    ) async throws -> HTTPResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            commit(
+                outcome, status: status, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
+                memo: memo, on: nil
+            ) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// `replay` for async code.
+    private func replay(_ id: String, key: String, fingerprint: [UInt8]) async throws -> HTTPResponse? {
+        try await withCheckedThrowingContinuation { continuation in
+            replay(id, key: key, fingerprint: fingerprint, on: nil) { continuation.resume(with: $0) }
         }
     }
 

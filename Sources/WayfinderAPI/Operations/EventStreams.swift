@@ -69,11 +69,17 @@ final class EventStreams: Sendable {
         }
     }
 
+    /// The session's last `state` event if it is at `revision` or later.
+    func lastEvent(_ sessionID: String, atLeast revision: Int) -> StateEvent? {
+        guard let last = sessions.withLock({ $0[sessionID]?.last }), last.revision >= revision else { return nil }
+        return last
+    }
+
     /// The session's `state` event at `revision` or later: the one kept if it is recent enough,
-    /// otherwise `make()`'s (nil: the session is gone), kept for the session's other streams.
-    func stateEvent(_ sessionID: String, atLeast revision: Int, make: () throws -> StateEvent?) rethrows -> StateEvent? {
-        if let last = sessions.withLock({ $0[sessionID]?.last }), last.revision >= revision { return last }
-        guard let event = try make() else { return nil }
+    /// otherwise `make()`'s, kept for the session's other streams.
+    func stateEvent(_ sessionID: String, atLeast revision: Int, make: () throws -> StateEvent) rethrows -> StateEvent {
+        if let last = lastEvent(sessionID, atLeast: revision) { return last }
+        let event = try make()
         sessions.withLock { table in
             guard let index = table.index(forKey: sessionID) else { return }
             if (table.values[index].last?.revision ?? .min) < event.revision { table.values[index].last = event }

@@ -5,8 +5,14 @@ import WayfinderStore
 
 /// `GET /v1/sessions/{id}/events`: the current state at once, then one `state` event per change.
 extension WayfinderAPI {
-    func openEvents(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorized(id, request, allowQueryToken: true)
+    func openEvents(_ id: String, _ request: HTTPRequest, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
+        authorized(id, key: SessionKey(id), request, allowQueryToken: true, on: loop) { [self] result in
+            reply(Result { try stream(id, request, try result.get()) })
+        }
+    }
+
+    /// The event stream of an authorised request for `session`.
+    private func stream(_ id: String, _ request: HTTPRequest, _ session: StoredSession) throws -> HTTPResponse {
         let headers: HTTPHeaders = ["Content-Type": "text/event-stream", "Cache-Control": "no-store"]
         if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers) }
         // With Last-Event-ID equal to the current revision the client has this state already.
@@ -39,33 +45,36 @@ extension WayfinderAPI {
     /// Sends the session's state at `revision` or later (nil: at its current revision, read now)
     /// if it is newer than what this stream sent last; closes the stream if the session is gone.
     /// The event's bytes are rendered once per revision and shared by every stream of the session.
+    /// Runs on the thread that published the change; what it reads comes without blocking it.
     private func sendState(_ id: String, atLeast revision: Int?, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
-        do {
-            var loaded: StoredSession?
-            if revision == nil {
-                guard let session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
-                loaded = session
+        if let revision {
+            if lastSent.withLock({ $0 >= revision }) { return }
+            if let event = events.lastEvent(id, atLeast: revision) { return send(event, to: writer, lastSent: lastSent) }
+        }
+        load(id, key: SessionKey(id), on: nil) { [self] result in
+            do {
+                guard let session = try result.get() else { return writer.close() }
+                if lastSent.withLock({ $0 >= max(session.revision, revision ?? 0) }) { return }
+                let event = try events.stateEvent(id, atLeast: session.revision) { try stateEvent(session) }
+                send(event, to: writer, lastSent: lastSent)
+            } catch {
+                logger.log(.warn, "event_stream_failed", [("session", .string(id)), ("error", .string("\(error)"))])
+                writer.close()
             }
-            let minimum = revision ?? loaded?.revision ?? 0
-            if lastSent.withLock({ $0 >= minimum }) { return }
-            guard let event = try events.stateEvent(id, atLeast: minimum, make: { try stateEvent(id, loaded) }) else {
-                return writer.close()
-            }
-            lastSent.withLock { last in
-                guard event.revision > last else { return }
-                last = event.revision
-                _ = writer.write(event.bytes)
-            }
-        } catch {
-            logger.log(.warn, "event_stream_failed", [("session", .string(id)), ("error", .string("\(error)"))])
-            writer.close()
         }
     }
 
-    /// The framed `state` event of the session as `loaded`, or as stored now; nil if it is gone.
-    private func stateEvent(_ id: String, _ loaded: StoredSession?) throws -> EventStreams.StateEvent? {
-        guard let session = try loaded ?? store.load(id: id, now: WallClock.nowMillis()) else { return nil }
-        let body = try renderedBody(session, SessionKey(id))
+    private func send(_ event: EventStreams.StateEvent, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
+        lastSent.withLock { last in
+            guard event.revision > last else { return }
+            last = event.revision
+            _ = writer.write(event.bytes)
+        }
+    }
+
+    /// The framed `state` event of the session as stored.
+    private func stateEvent(_ session: StoredSession) throws -> EventStreams.StateEvent {
+        let body = try renderedBody(session, SessionKey(session.id))
         let head = Array("event: state\nid: \(session.revision)\ndata: ".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(head.count + body.count + 2)

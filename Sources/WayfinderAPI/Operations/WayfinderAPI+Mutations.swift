@@ -18,80 +18,120 @@ extension WayfinderAPI {
     /// loses a race never leaves its state in the cache under the winner's revision.
     /// An action that asks for effects is answered later (``settle(_:_:)``).
     func mutate(
-        _ id: String, _ request: HTTPRequest, _ context: RequestContext, action makeAction: (RequestBody) throws -> Action
-    ) throws -> HTTPResponse {
+        _ id: String, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply,
+        action makeAction: @escaping @Sendable (RequestBody) throws -> Action
+    ) throws {
         let cacheKey = SessionKey(id)
-        var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
-        let body = try RequestBody.read(request)
-        let key = try idempotencyKey(request)
-        let fingerprint = key.map { _ in
-            SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
+        authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop) { [self] result in
+            do {
+                let session = try result.get()
+                let body = try RequestBody.read(request)
+                let key = try idempotencyKey(request)
+                let fingerprint = key.map { _ in
+                    SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
+                }
+                let mutation = Mutation(
+                    id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
+                    ifMatch: request.headers["If-Match"], context: context, loop: loop, reply: reply)
+                attempt(mutation, on: session, turn: 0)
+            } catch {
+                reply(.failure(error))
+            }
         }
-        let ifMatch = request.headers["If-Match"]
-        for _ in 0..<16 {
-            if let key, let fingerprint, let replay = try replay(id, key: key, fingerprint: fingerprint) { return replay }
-            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
+    }
+
+    /// One turn: the replay check, then the action on `session`; a lost race takes another turn
+    /// (16 at most).
+    private func attempt(_ m: Mutation, on session: StoredSession, turn: Int) {
+        guard turn < 16 else { return m.reply(.failure(APIError.unavailable("too much contention on one session"))) }
+        guard let key = m.idempotencyKey, let fingerprint = m.fingerprint else { return apply(m, on: session, turn: turn) }
+        replay(m.id, key: key, fingerprint: fingerprint, on: m.loop) { [self] result in
+            switch result {
+            case .success(let replayed?): m.reply(.success(replayed))
+            case .success(nil): apply(m, on: session, turn: turn)
+            case .failure(let error): m.reply(.failure(error))
+            }
+        }
+    }
+
+    private func apply(_ m: Mutation, on session: StoredSession, turn: Int) {
+        do {
+            if let ifMatch = m.ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
                 throw APIError.revisionMismatch(currentRevision: session.revision)
             }
-            let action = try makeAction(body)
-            let state = try decodedState(session, cacheKey)
-            var memo = cache.memo(cacheKey) ?? RenderMemo()
+            let action = try m.makeAction(m.body)
+            let state = try decodedState(session, m.cacheKey)
+            var memo = cache.memo(m.cacheKey) ?? RenderMemo()
             let outcome = try engine.reduce(state, action, memo: &memo)
             if !outcome.effects.isEmpty {
                 let pending = PendingAction(
-                    id: id, cacheKey: cacheKey, session: session, state: state, action: action, idempotencyKey: key,
-                    fingerprint: fingerprint, ifMatch: ifMatch, context: context)
-                return .later { responder in
+                    id: m.id, cacheKey: m.cacheKey, session: session, state: state, action: action, idempotencyKey: m.idempotencyKey,
+                    fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context)
+                return m.reply(.success(.later { responder in
                     self.effects.detach {
                         var response = await self.settle(pending, outcome)
-                        self.finish(&response, context)
+                        self.finish(&response, m.context)
                         responder.respond(response)
                     }
+                }))
+            }
+            commit(
+                outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
+                fingerprint: m.fingerprint, memo: memo, on: m.loop
+            ) { [self] result in
+                switch result {
+                case .success(let response):
+                    if case .trigger(let route) = action, outcome.changed {
+                        metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
+                    }
+                    m.reply(.success(response))
+                case .failure(StoreError.conflict(let current)):
+                    if m.ifMatch != nil { return m.reply(.failure(APIError.revisionMismatch(currentRevision: current))) }
+                    load(m.id, key: m.cacheKey, on: m.loop) { [self] result in
+                        switch result {
+                        case .success(let fresh?): attempt(m, on: fresh, turn: turn + 1)
+                        case .success(nil): m.reply(.failure(APIError.notFound))
+                        case .failure(let error): m.reply(.failure(error))
+                        }
+                    }
+                case .failure(StoreError.idempotencyKeyTaken):
+                    attempt(m, on: session, turn: turn + 1)  // a request with the same key was stored first: replay or refuse it
+                case .failure(let error):
+                    m.reply(.failure(error))
                 }
             }
-            do {
-                let response = try commit(
-                    outcome, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                    memo: memo)
-                if case .trigger(let route) = action, outcome.changed {
-                    metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
-                }
-                return response
-            } catch StoreError.conflict(let current) {
-                if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
-                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
-                session = fresh
-            } catch StoreError.idempotencyKeyTaken {
-                continue  // a request with the same key was stored first: replay or refuse it
-            }
+        } catch {
+            m.reply(.failure(error))
         }
-        throw APIError.unavailable("too much contention on one session")
     }
 
     /// The stored answer for an `Idempotency-Key` already used on this session, replayed; nil if
     /// the key is new. `422 idempotency_key_reused` if it was used for another request.
-    func replay(_ id: String, key: String, fingerprint: [UInt8]) throws -> HTTPResponse? {
-        guard let record = try metrics.timed(.idempotency, { try store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis()) })
-        else { return nil }
-        guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
-        var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
-        headers.set("Idempotent-Replayed", "true")
-        return HTTPResponse(status: record.status, headers: headers, body: record.body)
+    func replay(_ id: String, key: String, fingerprint: [UInt8], on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse?>) {
+        idempotencyRecord(id, key: key, on: loop) { result in
+            then(Result {
+                guard let record = try result.get() else { return nil }
+                guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+                var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
+                headers.set("Idempotent-Replayed", "true")
+                return HTTPResponse(status: record.status, headers: headers, body: record.body)
+            })
+        }
     }
 
     /// Stores an action's outcome (compare-and-set on `session`'s revision, with the
     /// idempotency record) and gives the answer; the rendering is remembered once it is stored.
-    /// - Throws: `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came first,
-    ///   `422 session_too_large` past `maxSessionBytes` (nothing stored).
+    /// Fails with `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came
+    /// first, `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo
-    ) throws -> HTTPResponse {
+        fingerprint: [UInt8]?, memo: RenderMemo, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
+    ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         guard outcome.changed || key != nil else {
             let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
-            return HTTPResponse(status: status, headers: headers, body: bytes)
+            return then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
         }
         var next = session
         next.revision = outcome.state.revision
@@ -100,10 +140,14 @@ extension WayfinderAPI {
         // leave its expiry index alone on most saves.
         if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
         if outcome.changed {
-            var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
-            next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
-            try checkSize(next.state)
-            cache.putStoredMemo(cacheKey, codecMemo)
+            do {
+                var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
+                next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
+                try checkSize(next.state)
+                cache.putStoredMemo(cacheKey, codecMemo)
+            } catch {
+                return then(.failure(error))
+            }
         }
         let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
         let record = key.map { key in
@@ -111,9 +155,15 @@ extension WayfinderAPI {
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
                 headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
         }
-        try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
-        cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
-        return HTTPResponse(status: status, headers: headers, body: bytes)
+        save(next, expectedRevision: session.revision, idempotency: record, on: loop) { [self] result in
+            switch result {
+            case .success:
+                cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
+                then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
+            case .failure(let error):
+                then(.failure(error))
+            }
+        }
     }
 
     /// The request's `Idempotency-Key` (an empty one counts as none).
@@ -150,4 +200,18 @@ extension WayfinderAPI {
         guard let top = state.navigation.topScreen else { return "unknown" }
         return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }
+}
+
+/// A mutation in progress: what its turns share.
+struct Mutation: Sendable {
+    let id: String
+    let cacheKey: SessionKey
+    let body: RequestBody
+    let makeAction: @Sendable (RequestBody) throws -> Action
+    let idempotencyKey: String?
+    let fingerprint: [UInt8]?
+    let ifMatch: String?
+    let context: RequestContext
+    let loop: (any StoreLoop)?
+    let reply: Reply
 }

@@ -13,19 +13,23 @@ extension WayfinderAPI {
     }
 
     /// `200` while the store answers; otherwise `503 service_unavailable` with `Retry-After`.
-    func readiness() throws -> HTTPResponse {
-        do {
-            try metrics.timed(.ping) { try store.ping() }
-        } catch {
-            logger.log(.warn, "not_ready", [("error", .string("\(error)"))])
-            throw APIError.unavailable("\(error)")
+    func readiness(on loop: (any StoreLoop)?, _ reply: @escaping Reply) {
+        ping(on: loop) { [self] result in
+            switch result {
+            case .success:
+                reply(.success(json(200, Array(#"{"status":"ok"}"#.utf8))))
+            case .failure(let error):
+                logger.log(.warn, "not_ready", [("error", .string("\(error)"))])
+                reply(.failure(APIError.unavailable("\(error)")))
+            }
         }
-        return json(200, Array(#"{"status":"ok"}"#.utf8))
     }
 
-    func metricsResponse() -> HTTPResponse {
-        let sessions = try? store.count(now: WallClock.nowMillis())
-        let text = metrics.render(openConnections: openConnections(), sessions: sessions, droppedLogLines: logger.droppedLines)
-        return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], text: text)
+    /// The Prometheus text; without the session count if the store cannot give it now.
+    func metricsResponse(on loop: (any StoreLoop)?, _ reply: @escaping Reply) {
+        store.count(now: WallClock.nowMillis(), on: loop) { [self] result in
+            let text = metrics.render(openConnections: openConnections(), sessions: try? result.get(), droppedLogLines: logger.droppedLines)
+            reply(.success(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], text: text)))
+        }
     }
 }

@@ -6,7 +6,7 @@ import WayfinderStore
 extension WayfinderAPI {
     // MARK: Create
 
-    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+    func createSession(_ request: HTTPRequest, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
         if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
             throw APIError.rateLimited(retryAfter: wait)
         }
@@ -14,55 +14,78 @@ extension WayfinderAPI {
         _ = try body.object()
         let context = try body.optionalObject("context") ?? [:]
         let deepLink = try body.optionalString("deepLink")
+        try createSession(context: context, deepLink: deepLink, attempt: 0, on: loop, reply)
+    }
+
+    /// One try at a fresh id; a collision (128 random bits: astronomically unlikely, but cheap to
+    /// handle) tries again, four times at most.
+    private func createSession(
+        context: [String: JSONValue], deepLink: String?, attempt: Int, on loop: (any StoreLoop)?, _ reply: @escaping Reply
+    ) throws {
+        guard attempt < 4 else { throw APIError.internalError("could not allocate a session id") }
         let now = WallClock.nowMillis()
-        for _ in 0..<4 {
-            let id: String, token: String
-            do {
-                id = try Credentials.newSessionID()
-                token = try Credentials.newToken()
-            } catch {
-                logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
-                throw APIError.unavailable("no random bytes for a session id: \(error)")
-            }
-            let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
-            try checkSize(encoded)
-            let stored = StoredSession(
-                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
-                lastUsed: now - unusedSessionHeadStartMillis)
-            do {
-                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions, now: now) }
-            } catch StoreError.duplicateID {
-                continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
-            }
-            let rendered = render(state, key: SessionKey(id), startingFrom: memo)
-            var w = JSONWriter(capacity: rendered.count + 128)
-            w.beginObject()
-            w.key("id"); w.string(id)
-            w.key("token"); w.string(token)
-            w.endObject()
-            var bytes = w.bytes
-            bytes.removeLast()
-            bytes.append(contentsOf: Array(#","state":"#.utf8))
-            bytes.append(contentsOf: rendered)
-            bytes.append(UInt8(ascii: "}"))
-            return json(201, bytes, ["Location": "/v1/sessions/\(id)", "ETag": ETag.of(state.revision), "Cache-Control": "no-store"])
+        let id: String, token: String
+        do {
+            id = try Credentials.newSessionID()
+            token = try Credentials.newToken()
+        } catch {
+            logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
+            throw APIError.unavailable("no random bytes for a session id: \(error)")
         }
-        throw APIError.internalError("could not allocate a session id")
+        let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
+        try checkSize(encoded)
+        let stored = StoredSession(
+            id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
+            lastUsed: now - unusedSessionHeadStartMillis)
+        create(stored, now: now, on: loop) { [self] result in
+            switch result {
+            case .success:
+                reply(.success(created(id: id, token: token, state: state, memo: memo)))
+            case .failure(StoreError.duplicateID):
+                do {
+                    try createSession(context: context, deepLink: deepLink, attempt: attempt + 1, on: loop, reply)
+                } catch {
+                    reply(.failure(error))
+                }
+            case .failure(let error):
+                reply(.failure(error))
+            }
+        }
+    }
+
+    /// The `201` answer for a stored session.
+    private func created(id: String, token: String, state: SessionState, memo: RenderMemo) -> HTTPResponse {
+        let rendered = render(state, key: SessionKey(id), startingFrom: memo)
+        var w = JSONWriter(capacity: rendered.count + 128)
+        w.beginObject()
+        w.key("id"); w.string(id)
+        w.key("token"); w.string(token)
+        w.endObject()
+        var bytes = w.bytes
+        bytes.removeLast()
+        bytes.append(contentsOf: Array(#","state":"#.utf8))
+        bytes.append(contentsOf: rendered)
+        bytes.append(UInt8(ascii: "}"))
+        return json(201, bytes, ["Location": "/v1/sessions/\(id)", "ETag": ETag.of(state.revision), "Cache-Control": "no-store"])
     }
 
     // MARK: Read and delete
 
-    func readSession(_ id: String, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+    func readSession(_ id: String, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
         let key = SessionKey(id)
-        let session = try authorized(id, key: key, request, allowQueryToken: false)
-        let etag = ETag.of(session.revision)
-        if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
-            if let wait = LongPoll.wait(request.headers["Prefer"]) {
-                return longPoll(id, key: key, seen: session.revision, wait: wait, context)
-            }
-            return HTTPResponse(status: 304, headers: ["ETag": etag])
+        authorized(id, key: key, request, allowQueryToken: false, on: loop) { [self] result in
+            reply(Result {
+                let session = try result.get()
+                let etag = ETag.of(session.revision)
+                if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
+                    if let wait = LongPoll.wait(request.headers["Prefer"]) {
+                        return longPoll(id, key: key, seen: session.revision, wait: wait, context)
+                    }
+                    return HTTPResponse(status: 304, headers: ["ETag": etag])
+                }
+                return json(200, try renderedBody(session, key), ["ETag": etag])
+            })
         }
-        return json(200, try renderedBody(session, key), ["ETag": etag])
     }
 
     /// A long poll (`If-None-Match` with the current revision and `Prefer: wait=N`): the answer
@@ -72,32 +95,36 @@ extension WayfinderAPI {
         .later { [self] responder in
             let once = LongPoll(responder: responder)
             let answer: @Sendable () -> Void = { [self] in
-                var response: HTTPResponse
-                do {
-                    if let session = try store.load(id: id, key: key, now: WallClock.nowMillis()) {
-                        if session.revision == seen {
-                            response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
+                load(id, key: key, on: nil) { [self] result in
+                    var response: HTTPResponse
+                    do {
+                        if let session = try result.get() {
+                            if session.revision == seen {
+                                response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
+                            } else {
+                                response = json(200, try renderedBody(session, key), ["ETag": ETag.of(session.revision)])
+                            }
                         } else {
-                            response = json(200, try renderedBody(session, key), ["ETag": ETag.of(session.revision)])
+                            response = APIError.notFound.response(path: context.path, requestID: context.requestID)
                         }
-                    } else {
-                        response = APIError.notFound.response(path: context.path, requestID: context.requestID)
+                    } catch {
+                        response = problem(error, path: context.path, requestID: context.requestID)
                     }
-                } catch {
-                    response = problem(error, path: context.path, requestID: context.requestID)
+                    response.headers.set("Preference-Applied", "wait=\(wait)")
+                    finish(&response, context)
+                    once.respond(response)
                 }
-                response.headers.set("Preference-Applied", "wait=\(wait)")
-                finish(&response, context)
-                once.respond(response)
             }
             // Subscribed before the state is read again, so no change falls in between.
             let subscription = store.changes.subscribe(id) { _ in answer() }
             once.onDone { subscription.cancel() }
             responder.onCancel { subscription.cancel() }
-            if let current = try? store.load(id: id, key: key, now: WallClock.nowMillis()), current.revision != seen { return answer() }
-            effects.detach {
-                try? await Task.sleep(for: .seconds(wait))
-                answer()
+            load(id, key: key, on: nil) { [self] result in
+                if case .success(let current?) = result, current.revision != seen { return answer() }
+                effects.detach {
+                    try? await Task.sleep(for: .seconds(wait))
+                    answer()
+                }
             }
         }
     }
@@ -105,51 +132,75 @@ extension WayfinderAPI {
     /// With `If-Match`, the revision it matched is checked by the store in the same step as the
     /// delete, so a change made after this request read the session is never deleted unseen: the
     /// condition is evaluated again against the newer revision (`412` if it no longer matches).
-    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        var revision = try authorized(id, request, allowQueryToken: false).revision
-        let condition = request.headers["If-Match"]
-        for _ in 0..<16 {
-            var expected: Int?
-            if let condition {
-                guard ETag.ifMatch(condition, revision: revision) else { throw APIError.revisionMismatch(currentRevision: revision) }
-                expected = revision
+    func deleteSession(_ id: String, _ request: HTTPRequest, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
+        authorized(id, key: SessionKey(id), request, allowQueryToken: false, on: loop) { [self] result in
+            switch result {
+            case .success(let session): delete(id, revision: session.revision, request.headers["If-Match"], attempt: 0, on: loop, reply)
+            case .failure(let error): reply(.failure(error))
             }
-            do {
-                guard try metrics.timed(.delete, { try store.delete(id: id, expectedRevision: expected) }) else { throw APIError.notFound }
-            } catch StoreError.conflict(let current) {
-                revision = current
-                continue
-            }
-            cache.remove(SessionKey(id))
-            return HTTPResponse(status: 204)
         }
-        throw APIError.unavailable("too much contention on one session")
+    }
+
+    private func delete(
+        _ id: String, revision: Int, _ condition: String?, attempt: Int, on loop: (any StoreLoop)?, _ reply: @escaping Reply
+    ) {
+        guard attempt < 16 else { return reply(.failure(APIError.unavailable("too much contention on one session"))) }
+        var expected: Int?
+        if let condition {
+            guard ETag.ifMatch(condition, revision: revision) else {
+                return reply(.failure(APIError.revisionMismatch(currentRevision: revision)))
+            }
+            expected = revision
+        }
+        delete(id, expectedRevision: expected, on: loop) { [self] result in
+            switch result {
+            case .success(true):
+                cache.remove(SessionKey(id))
+                reply(.success(HTTPResponse(status: 204)))
+            case .success(false):
+                reply(.failure(APIError.notFound))
+            case .failure(StoreError.conflict(let current)):
+                delete(id, revision: current, condition, attempt: attempt + 1, on: loop, reply)
+            case .failure(let error):
+                reply(.failure(error))
+            }
+        }
     }
 
     // MARK: Shared
 
     /// The session named by the path if the bearer token matches: `401` without a usable token,
-    /// `404` alike for an unknown id and a wrong token.
-    func authorized(_ id: String, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
-        try authorized(id, key: SessionKey(id), request, allowQueryToken: allowQueryToken)
-    }
-
-    /// `authorized` with the id's table key made by the caller (`key == SessionKey(id)`).
-    func authorized(_ id: String, key: SessionKey, _ request: HTTPRequest, allowQueryToken: Bool) throws -> StoredSession {
-        let token = try Credentials.bearerToken(request, allowQuery: allowQueryToken)
-        let now = WallClock.nowMillis()
-        guard let session = try metrics.timed(.load, { try store.load(id: id, key: key, now: now) }) else { throw APIError.notFound }
-        if !cache.tokenWasVerified(key, token: token, tokenHash: session.tokenHash) {
-            guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
-            cache.noteVerified(key, token: token, tokenHash: session.tokenHash)
+    /// `404` alike for an unknown id and a wrong token (`key == SessionKey(id)`). A session whose
+    /// `lastUsed` is older than the touch interval is touched (without waiting: a failed touch only
+    /// shortens its idle window).
+    func authorized(
+        _ id: String, key: SessionKey, _ request: HTTPRequest, allowQueryToken: Bool, on loop: (any StoreLoop)?,
+        _ then: @escaping Then<StoredSession>
+    ) {
+        let token: Substring
+        do {
+            token = try Credentials.bearerToken(request, allowQuery: allowQueryToken)
+        } catch {
+            return then(.failure(error))
         }
-        if now - session.lastUsed > touchIntervalMillis {
-            do { try store.touch(id: id, now: now) } catch {
-                // The read still succeeds; a failed refresh only shortens the idle window.
-                logger.log(.warn, "touch_failed", [("session", .string(id)), ("error", .string("\(error)"))])
-            }
+        load(id, key: key, on: loop) { [self] result in
+            then(Result {
+                guard let session = try result.get() else { throw APIError.notFound }
+                if !cache.tokenWasVerified(key, token: token, tokenHash: session.tokenHash) {
+                    guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
+                    cache.noteVerified(key, token: token, tokenHash: session.tokenHash)
+                }
+                let now = WallClock.nowMillis()
+                if now - session.lastUsed > touchIntervalMillis {
+                    store.touch(id: id, now: now, on: loop) { [logger] result in
+                        if case .failure(let error) = result {
+                            logger.log(.warn, "touch_failed", [("session", .string(id)), ("error", .string("\(error)"))])
+                        }
+                    }
+                }
+                return session
+            })
         }
-        return session
     }
 
     /// How stale `lastUsed` may get before a read or a write refreshes it: ttl/100, at least 1 s.

@@ -124,11 +124,9 @@ public final class Metrics: Sendable {
         shard.state.withLock { $0.store[op.rawValue].observe(seconds) }
     }
 
-    /// Times a store call.
-    func timed<T>(_ op: StoreOperation, _ body: () throws -> T) rethrows -> T {
-        let start = WallClock.monotonicNanos()
-        defer { storeOperation(op, seconds: Double(WallClock.monotonicNanos() - start) / 1e9) }
-        return try body()
+    /// Records a store call that started at `started` (monotonic nanoseconds) and ended now.
+    func storeOperation(_ op: StoreOperation, since started: UInt64) {
+        storeOperation(op, seconds: Double(WallClock.monotonicNanos() - started) / 1e9)
     }
 
     /// The exposition text; gauges are read by the caller and passed in.

@@ -41,10 +41,6 @@ final class Connection {
     /// When the current body began (monotonic nanoseconds), and `bytesReceived` then.
     var bodyStarted: UInt64 = 0
     var bodyStartBytes = 0
-    /// Its answers wait for the round's commit (`EventLoop.releaseHeld`); `heldProgressed`
-    /// remembers whether the held service call had read new input.
-    var isHeld = false
-    var heldProgressed = false
 
     init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPParserLimits, interest: EpollEvents, deadline: UInt64) {
         self.fd = fd

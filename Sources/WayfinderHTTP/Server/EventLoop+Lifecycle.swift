@@ -2,7 +2,6 @@
 extension EventLoop {
     /// Writes pending output; true when all of it went out and the connection is still open.
     func flush(_ c: Connection) -> Bool {
-        if c.isHeld { return false }  // sent after the round's commit (`releaseHeld`)
         while c.outputOffset < c.output.count {
             let result: Result<Int?, SystemError> = c.output.withUnsafeBytes { all in
                 let rest = UnsafeRawBufferPointer(rebasing: all[c.outputOffset...])
@@ -186,6 +185,7 @@ extension EventLoop {
             closeDescriptor(listenFD)
             listenFD = -1
         }
+        handle.stop()
         for writer in mailbox.close() { writer.finish() }
         for c in awaiting.values { c.responder?.cancel() }
         awaiting = [:]

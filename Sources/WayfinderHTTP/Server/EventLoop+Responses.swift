@@ -4,18 +4,23 @@ extension EventLoop {
         let isHead = request.method == "HEAD"
         let response: HTTPResponse
         do {
-            response = try context.handler.handle(request)
+            response = try context.handler.handle(request, on: handle)
         } catch {
             writeResponse(c, context.errorResponse(.internalError), status: 500, keepAlive: keepAlive, version: request.version, isHead: isHead)
             return
         }
+        deliver(c, response, keepAlive: keepAlive, version: request.version, isHead: isHead)
+    }
+
+    /// Writes `response`, or starts it: a later answer waits for its responder, a stream starts.
+    func deliver(_ c: Connection, _ response: HTTPResponse, keepAlive: Bool, version: HTTPVersion, isHead: Bool) {
         switch response.body {
         case .bytes:
-            writeResponse(c, response, status: response.status, keepAlive: keepAlive, version: request.version, isHead: isHead)
+            writeResponse(c, response, status: response.status, keepAlive: keepAlive, version: version, isHead: isHead)
         case .later(let start):
             let responder = HTTPResponder(id: context.nextStreamID.add(1, ordering: .relaxed).oldValue, mailbox: mailbox)
             c.responder = responder
-            c.awaited = (keepAlive, request.version, isHead)
+            c.awaited = (keepAlive, version, isHead)
             c.machine.awaitResponse()
             awaiting[responder.id] = c
             start(responder)
@@ -23,16 +28,16 @@ extension EventLoop {
             if isHead || ResponseEncoder.hasNoContent(response.status) {
                 let keep = ResponseEncoder.writeHead(
                     into: &c.output, status: response.status, headers: response.headers,
-                    framing: isHead && request.version == .http1_1 ? .chunked : .none,
-                    keepAlive: keepAlive, requestVersion: request.version, date: dateBytes)
+                    framing: isHead && version == .http1_1 ? .chunked : .none,
+                    keepAlive: keepAlive, requestVersion: version, date: dateBytes)
                 if !keep { c.machine.closeAfterResponse() }
                 return
             }
-            let chunked = request.version == .http1_1
+            let chunked = version == .http1_1
             let keep = ResponseEncoder.writeHead(
                 into: &c.output, status: response.status, headers: response.headers,
                 framing: chunked ? .chunked : .none, keepAlive: chunked && keepAlive,
-                requestVersion: request.version, date: dateBytes)
+                requestVersion: version, date: dateBytes)
             c.machine.streamStarted(keepAliveAfter: keep)
             let writer = HTTPStreamWriter(
                 id: context.nextStreamID.add(1, ordering: .relaxed).oldValue, mailbox: mailbox,
@@ -113,8 +118,10 @@ extension EventLoop {
         service(c)
     }
 
-    func handleWake() {
-        let (writers, responders) = mailbox.drain()
+    /// Takes what other threads (and, with `readingEventFD` false, this one) handed the loop:
+    /// answers given later and streams with writes.
+    func handleWake(readingEventFD: Bool = true) {
+        let (writers, responders) = mailbox.drain(readingEventFD: readingEventFD)
         if !shutdownStarted && context.shuttingDown.load(ordering: .acquiring) { startShutdown() }
         for responder in responders { answerLater(responder) }
         for writer in writers {

@@ -31,11 +31,8 @@ final class EventLoop: @unchecked Sendable {
     var shutdownDeadline: UInt64 = .max
     var listenerPausedUntil: UInt64 = 0
     var nextConnectionID: UInt64 = 0
-    /// Group commit (`HTTPHandler.holdsAnswersUntilCommitted`): whether answers wait for the
-    /// round's commit, the connections waiting, and the handler's mark.
-    var holdsAnswers = false
-    var held: [Connection] = []
-    var commitMark: UInt64 = 0
+    /// The loop as its handler sees it: descriptors of its own, timers, the end of the round.
+    let handle: HTTPEventLoop
     let limits: HTTPParserLimits
     let headerTimeout, bodyTimeout, idleTimeout, lingerTimeout: UInt64
     /// Nanoseconds one received body byte adds to the body's deadline (1 s / minimum rate).
@@ -60,6 +57,7 @@ final class EventLoop: @unchecked Sendable {
             throw error
         }
         readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        handle = HTTPEventLoop(epoll: epoll)
         do throws(SystemError) {
             try epoll.add(listenFD, .input, data: Self.listenerTag)
             try epoll.add(mailbox.eventFD, .input, data: Self.wakeTag)
@@ -74,15 +72,16 @@ final class EventLoop: @unchecked Sendable {
     /// The loop; returns after shutdown, once every connection is closed or the deadline passed.
     func run() {
         now = monotonicNanoseconds()
-        holdsAnswers = context.handler.holdsAnswersUntilCommitted()
+        mailbox.bindToCurrentThread()
         while true {
+            let wakeAt = min(nextCheck, handle.nextTimer)
             let timeout: Int32
-            if nextCheck == .max {
+            if wakeAt == .max {
                 timeout = -1
-            } else if nextCheck <= now {
+            } else if wakeAt <= now {
                 timeout = 0
             } else {
-                timeout = Int32(min((nextCheck - now + 999_999) / 1_000_000, 60_000))
+                timeout = Int32(min((wakeAt - now + 999_999) / 1_000_000, 60_000))
             }
             let count: Int
             do {
@@ -98,11 +97,14 @@ final class EventLoop: @unchecked Sendable {
                     acceptConnections()
                 } else if data == Self.wakeTag {
                     handleWake()
+                } else if data >> 32 == HTTPEventLoop.watcherMark {
+                    handle.handleEvent(data, events)
                 } else if let c = connections[Int32(truncatingIfNeeded: data)], c.id == data >> 32 {
                     handle(c, events)
                 }
             }
-            if holdsAnswers { releaseHeld() }
+            handle.runTimers(now: now)
+            finishRound()
             if now >= nextCheck { checkTimers() }
             if shutdownStarted && (connections.isEmpty || now >= shutdownDeadline) { break }
         }
@@ -149,7 +151,7 @@ final class EventLoop: @unchecked Sendable {
             try? Socket.setOption(accepted.fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             nextConnectionID += 1
             let c = Connection(
-                fd: accepted.fd, id: nextConnectionID & 0xFFFF_FFFF, remoteAddress: accepted.address,
+                fd: accepted.fd, id: nextConnectionID & 0x7FFF_FFFF, remoteAddress: accepted.address,
                 limits: limits, interest: [.input, .readHangup], deadline: now + headerTimeout)
             do {
                 try epoll.add(c.fd, c.interest, data: tag(c))
@@ -219,21 +221,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs the state machine, answers what it asks for, flushes, and closes when it is done.
-    /// When answers are held for the round's commit, new output stops here until `releaseHeld`.
     func service(_ c: Connection, progressed: Bool = false) {
-        if c.isHeld {
-            c.heldProgressed = c.heldProgressed || progressed
-            return
-        }
         while !c.isClosed {
-            let before = c.output.count
             let hitHighWater = drive(c)
-            if holdsAnswers && c.output.count != before {
-                c.isHeld = true
-                c.heldProgressed = progressed
-                held.append(c)
-                return
-            }
             guard flush(c) else { break }
             if c.machine.state == .closing && c.stream == nil && c.responder == nil {
                 beginClose(c)
@@ -247,20 +237,19 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// After a round: has the handler commit, then sends the held answers, or, if the writes they
-    /// report were lost, closes their connections. Serving a released connection can answer more
-    /// pipelined requests, which are held for another commit.
-    func releaseHeld() {
-        repeat {
-            let committed = context.handler.commitHeldAnswers(mark: &commitMark)
-            let batch = held
-            held.removeAll(keepingCapacity: true)
-            for c in batch {
-                c.isHeld = false
-                guard !c.isClosed else { continue }
-                if committed { service(c, progressed: c.heldProgressed) } else { close(c) }
+    /// The end of a round: runs the handler's end-of-round blocks, then sends the answers given
+    /// on this thread meanwhile; again while either made more work (an answer lets requests
+    /// pipelined behind it be handled, which may start more).
+    func finishRound() {
+        while true {
+            if handle.hasRoundEndWork {
+                handle.runRoundEnd()
+            } else if mailbox.hasWork {
+                handleWake(readingEventFD: false)
+            } else {
+                return
             }
-        } while !held.isEmpty
+        }
     }
 
     /// Performs actions until the machine waits; returns true when it stopped at the output high-water mark.
@@ -277,10 +266,9 @@ final class EventLoop: @unchecked Sendable {
                 respond(c, request, keepAlive: keepAlive)
             case .sendError(let error):
                 if error == .payloadTooLarge, let head = c.machine.parser.oversizedHead,
-                    var answer = context.handler.answerWithoutBody(head)
+                    let answer = context.handler.answerWithoutBody(head, on: handle)
                 {
-                    if case .bytes = answer.body {} else { answer.body = .bytes([]) }
-                    writeResponse(c, answer, status: answer.status, keepAlive: false, version: head.version, isHead: head.method == "HEAD")
+                    deliver(c, answer, keepAlive: false, version: head.version, isHead: head.method == "HEAD")
                 } else {
                     writeError(c, error)
                 }

@@ -1,15 +1,23 @@
-/// Where a `RedisStore` connects: parsed from `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`.
+/// Where a `RedisStore` connects: parsed from `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]` (one
+/// Redis) or `redis+cluster://[[USER]:PASSWORD@]HOST[:PORT],HOST[:PORT],…` (a Redis Cluster, known
+/// by one or more of its nodes: the others are learnt from them).
 ///
 /// HOST is a name, an IPv4 address or a bracketed IPv6 address (`[::1]`); PORT defaults to 6379
-/// and DB (the logical database chosen with `SELECT`) to 0. Anything else — another scheme, a
-/// query, a port outside 1...65535, a negative or non-numeric DB — is refused.
+/// and DB (the logical database chosen with `SELECT`) to 0; a cluster has database 0 only.
+/// Anything else — another scheme, a query, a port outside 1...65535, a negative or non-numeric
+/// DB — is refused.
 public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
+    /// The first node (of a cluster: the first seed).
     public var host: String
     public var port: Int
     public var database: Int
     /// `AUTH` credentials, if the URL has them (the user is nil for `redis://:PASSWORD@...`).
     public var user: String?
     public var password: String?
+    /// Whether it names a Redis Cluster (`redis+cluster://`).
+    public var isCluster: Bool
+    /// The seeds after the first (cluster URLs).
+    var otherNodes: [RedisNodeAddress] = []
 
     public init(host: String, port: Int = 6379, database: Int = 0, user: String? = nil, password: String? = nil) {
         self.host = host
@@ -17,16 +25,25 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
         self.database = database
         self.user = user
         self.password = password
+        self.isCluster = false
     }
 
-    /// Parses a `redis://` URL.
+    public static func == (a: RedisEndpoint, b: RedisEndpoint) -> Bool {
+        a.host == b.host && a.port == b.port && a.database == b.database && a.user == b.user && a.password == b.password
+            && a.isCluster == b.isCluster && a.otherNodes == b.otherNodes
+    }
+
+    /// Parses a `redis://` or `redis+cluster://` URL.
     /// - Throws: `StoreError.unavailable` naming what is wrong.
     public init(url: String) throws {
         func bad(_ why: String) -> StoreError {
-            .unavailable("redis: bad store URL \"\(url)\": \(why) (expected redis://HOST:PORT[/DB])")
+            .unavailable(
+                "redis: bad store URL \"\(url)\": \(why) (expected redis://HOST:PORT[/DB] or redis+cluster://HOST:PORT,HOST:PORT,...)")
         }
-        guard url.lowercased().hasPrefix("redis://") else { throw bad("the scheme must be redis://") }
-        var rest = Substring(url.dropFirst("redis://".count))
+        let lowered = url.lowercased()
+        let isCluster = lowered.hasPrefix("redis+cluster://")
+        guard isCluster || lowered.hasPrefix("redis://") else { throw bad("the scheme must be redis:// or redis+cluster://") }
+        var rest = Substring(url.dropFirst(isCluster ? "redis+cluster://".count : "redis://".count))
         guard !rest.contains("?"), !rest.contains("#") else { throw bad("queries are not supported") }
 
         var user: String?
@@ -55,21 +72,34 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
             }
         }
 
+        if isCluster && database != 0 { throw bad("a cluster has database 0 only") }
+        var nodes: [RedisNodeAddress] = []
+        for node in rest.split(separator: ",", omittingEmptySubsequences: false) {
+            nodes.append(try Self.node(node, bad))
+        }
+        if !isCluster && nodes.count != 1 { throw bad("several nodes need redis+cluster://") }
+        self.init(host: nodes[0].host, port: nodes[0].port, database: database, user: user, password: password)
+        self.isCluster = isCluster
+        self.otherNodes = Array(nodes.dropFirst())
+    }
+
+    /// One `HOST[:PORT]`.
+    private static func node(_ text: Substring, _ bad: (String) -> StoreError) throws -> RedisNodeAddress {
         var host: Substring
         var portText: Substring?
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw bad("unclosed [ in the host") }
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw bad("unclosed [ in the host") }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
             if !after.isEmpty {
                 guard after.hasPrefix(":") else { throw bad("junk after the IPv6 address") }
                 portText = after.dropFirst()
             }
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
+        } else if let colon = text.lastIndex(of: ":") {
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
         } else {
-            host = rest
+            host = text
         }
         guard !host.isEmpty else { throw bad("the host is missing") }
         guard !host.contains(where: { $0 == " " || $0 == "/" || $0 == "@" }) else { throw bad("invalid host") }
@@ -80,14 +110,18 @@ public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
             else { throw bad("the port must be 1...65535") }
             port = number
         }
-        self.init(host: String(host), port: port, database: database, user: user, password: password)
+        return RedisNodeAddress(host: String(host), port: port)
     }
 
-    /// `redis://HOST:PORT/DB`, without credentials (for logs and error messages).
+    /// `redis://HOST:PORT/DB` or `redis+cluster://HOST:PORT,…`, without credentials (for logs
+    /// and error messages).
     public var description: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "redis://\(shownHost):\(port)/\(database)"
+        let all = [RedisNodeAddress(host: host, port: port)] + otherNodes
+        return isCluster ? "redis+cluster://" + all.map(\.description).joined(separator: ",") : "redis://\(all[0])/\(database)"
     }
+
+    /// The nodes as addresses.
+    var addresses: [RedisNodeAddress] { [RedisNodeAddress(host: host, port: port)] + otherNodes }
 }
 
 extension Character {

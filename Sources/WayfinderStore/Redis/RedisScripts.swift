@@ -1,28 +1,43 @@
 /// The Lua scripts that make each `RedisStore` change one atomic step in Redis.
 ///
 /// Redis runs a script alone (no other command interleaves), so a compare-and-set, the writes of
-/// its idempotency record and its notification are one step for every instance sharing the
-/// server. Scripts are sent with `EVALSHA` (loaded with `SCRIPT LOAD` on first use and again after
-/// `NOSCRIPT`, e.g. when Redis restarted). The key layout is documented on `RedisStore`.
+/// its idempotency record, its index entries and its notification are one step for every
+/// instance sharing the server. The key layout is documented on `RedisStore`: a session's keys
+/// are declared in `KEYS` (they share the session's slot, so a cluster runs the script on the
+/// node that holds them); keys derived inside a script (another record of the same session,
+/// sessions found in the same slot's index) are in the same slot. `expire` and `count` run once
+/// per node over the index keys of the slots it serves (a single Redis: the one pair).
 ///
-/// - Note: Scripts derive key names from their arguments instead of declaring them in `KEYS`,
-///   which standalone Redis (and Sentinel setups) accept but Redis Cluster does not.
+/// Scripts are sent with `EVALSHA`; the first call, and a call answered `NOSCRIPT` (Redis
+/// restarted, or another node), sends the source with `EVAL`, which loads it.
+/// Every script's `ARGV[1]` is the key prefix.
 enum RedisScript: Int, CaseIterable, Sendable {
-    case create, save, touch, delete, expire, idempotencyRecord
+    case create, save, touch, delete, expire, idempotencyRecord, count
 
     /// Helpers shared by the scripts.
     private static let prelude = #"""
+        local P = ARGV[1]
+        local function skey(id) return P .. 's:{' .. id .. '}' end
+        local function ikey(id) return P .. 'ik:{' .. id .. '}' end
+        local function rkey(id, key) return P .. 'i:{' .. id .. '}:' .. key end
+        -- The index pairs (sessions by use, records by age) named by ARGV[first...]: slot tags in
+        -- a cluster, none for a single Redis (its one pair).
+        local function indexes(first)
+          if #ARGV < first then return {{P .. 'live', P .. 'irec'}} end
+          local pairs = {}
+          for i = first, #ARGV do pairs[#pairs + 1] = {P .. 'live:{' .. ARGV[i] .. '}', P .. 'irec:{' .. ARGV[i] .. '}'} end
+          return pairs
+        end
         -- Deletes a session's hash, its idempotency records and index entries; 1 if the hash existed.
-        local function purge(id)
-          local existed = redis.call('DEL', 'wf:s:' .. id)
-          local index = 'wf:ik:' .. id
-          local keys = redis.call('ZRANGE', index, 0, -1)
-          for _, key in ipairs(keys) do
-            redis.call('DEL', 'wf:i:' .. id .. ':' .. key)
-            redis.call('ZREM', 'wf:irec', id .. '\n' .. key)
+        local function purge(id, live, irec)
+          local existed = redis.call('DEL', skey(id))
+          local index = ikey(id)
+          for _, key in ipairs(redis.call('ZRANGE', index, 0, -1)) do
+            redis.call('DEL', rkey(id, key))
+            redis.call('ZREM', irec, id .. '\n' .. key)
           end
           redis.call('DEL', index)
-          redis.call('ZREM', 'wf:live', id)
+          redis.call('ZREM', live, id)
           return existed
         end
         """#
@@ -34,127 +49,138 @@ enum RedisScript: Int, CaseIterable, Sendable {
     private var body: String {
         switch self {
         case .create:
-            // ARGV: id, rev, token, state, used, keyTTL, max, cutoff, channel, origin, reclaimLimit
+            // KEYS: session, key index, live, irec
+            // ARGV: prefix, id, rev, token, state, used, keyTTL, max (-1: unchecked), cutoff, channel, origin, reclaimLimit
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
-                local id = ARGV[1]
-                local skey = 'wf:s:' .. id
-                if redis.call('EXISTS', skey) == 1 then return {'dup'} end
-                purge(id) -- leftovers of an earlier session with this id whose hash expired by TTL
+                local id = ARGV[2]
+                if redis.call('EXISTS', KEYS[1]) == 1 then return {'dup'} end
+                purge(id, KEYS[3], KEYS[4]) -- leftovers of an earlier session with this id whose hash expired by TTL
                 local reply = {'ok'}
-                local max = tonumber(ARGV[7])
-                if redis.call('ZCARD', 'wf:live') >= max then
-                  local expired = redis.call('ZRANGEBYSCORE', 'wf:live', '-inf', '(' .. ARGV[8],
-                    'LIMIT', 0, tonumber(ARGV[11]))
+                local max = tonumber(ARGV[8])
+                if max >= 0 and redis.call('ZCARD', KEYS[3]) >= max then
+                  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[9], 'LIMIT', 0, tonumber(ARGV[12]))
                   for _, old in ipairs(expired) do
-                    purge(old)
-                    redis.call('PUBLISH', ARGV[9], old .. ' deleted ' .. ARGV[10])
+                    purge(old, KEYS[3], KEYS[4])
+                    redis.call('PUBLISH', ARGV[10], old .. ' deleted ' .. ARGV[11])
                     reply[#reply + 1] = old
                   end
-                  if redis.call('ZCARD', 'wf:live') >= max then
+                  if redis.call('ZCARD', KEYS[3]) >= max then
                     reply[1] = 'limit'
                     return reply
                   end
                 end
-                redis.call('HSET', skey, 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5])
-                redis.call('PEXPIRE', skey, ARGV[6])
-                redis.call('ZADD', 'wf:live', ARGV[5], id)
+                redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6])
+                redis.call('PEXPIRE', KEYS[1], ARGV[7])
+                redis.call('ZADD', KEYS[3], ARGV[6], id)
                 return reply
                 """#
         case .save:
-            // ARGV: id, expected, rev, token, state, used, keyTTL, channel, origin
+            // KEYS: session, key index, live, irec [, record]
+            // ARGV: prefix, id, expected, rev, token, state, used, keyTTL, channel, origin
             //       [, key, record, createdAt, recordTTL, keyCutoff, keep]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
             // After adding a record, only the session's `keep` newest stay.
             return #"""
-                local id = ARGV[1]
-                local skey = 'wf:s:' .. id
-                local current = redis.call('HGET', skey, 'rev')
+                local id = ARGV[2]
+                local current = redis.call('HGET', KEYS[1], 'rev')
                 if not current then return {'notfound'} end
-                if current ~= ARGV[2] then return {'conflict', current} end
-                local index = 'wf:ik:' .. id
-                if ARGV[10] then
-                  local created = redis.call('ZSCORE', index, ARGV[10])
-                  if created and tonumber(created) >= tonumber(ARGV[14]) then return {'keytaken'} end
+                if current ~= ARGV[3] then return {'conflict', current} end
+                if ARGV[11] then
+                  local created = redis.call('ZSCORE', KEYS[2], ARGV[11])
+                  if created and tonumber(created) >= tonumber(ARGV[15]) then return {'keytaken'} end
                 end
-                local used = ARGV[6]
-                local previous = redis.call('HGET', skey, 'used')
+                local used = ARGV[7]
+                local previous = redis.call('HGET', KEYS[1], 'used')
                 if previous and tonumber(previous) > tonumber(used) then used = previous end
-                redis.call('HSET', skey, 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', used)
-                redis.call('PEXPIRE', skey, ARGV[7])
-                redis.call('ZADD', 'wf:live', used, id)
-                if ARGV[10] then
-                  redis.call('SET', 'wf:i:' .. id .. ':' .. ARGV[10], ARGV[11], 'PX', ARGV[13])
-                  redis.call('ZADD', index, ARGV[12], ARGV[10])
-                  redis.call('ZADD', 'wf:irec', ARGV[12], id .. '\n' .. ARGV[10])
-                  local extra = redis.call('ZCARD', index) - tonumber(ARGV[15])
+                redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'used', used)
+                redis.call('PEXPIRE', KEYS[1], ARGV[8])
+                if used ~= previous then redis.call('ZADD', KEYS[3], used, id) end
+                if ARGV[11] then
+                  redis.call('SET', KEYS[5], ARGV[12], 'PX', ARGV[14])
+                  redis.call('ZADD', KEYS[2], ARGV[13], ARGV[11])
+                  redis.call('ZADD', KEYS[4], ARGV[13], id .. '\n' .. ARGV[11])
+                  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[16])
                   if extra > 0 then
-                    for _, old in ipairs(redis.call('ZRANGE', index, 0, extra - 1)) do
-                      redis.call('DEL', 'wf:i:' .. id .. ':' .. old)
-                      redis.call('ZREM', 'wf:irec', id .. '\n' .. old)
-                      redis.call('ZREM', index, old)
+                    for _, old in ipairs(redis.call('ZRANGE', KEYS[2], 0, extra - 1)) do
+                      redis.call('DEL', rkey(id, old))
+                      redis.call('ZREM', KEYS[4], id .. '\n' .. old)
+                      redis.call('ZREM', KEYS[2], old)
                     end
                   end
                 end
-                redis.call('PEXPIRE', index, ARGV[7])
-                if ARGV[3] ~= ARGV[2] then
-                  redis.call('PUBLISH', ARGV[8], id .. ' saved ' .. ARGV[3] .. ' ' .. ARGV[9])
+                redis.call('PEXPIRE', KEYS[2], ARGV[8])
+                if ARGV[4] ~= ARGV[3] then
+                  redis.call('PUBLISH', ARGV[9], id .. ' saved ' .. ARGV[4] .. ' ' .. ARGV[10])
                 end
                 return {'ok'}
                 """#
         case .touch:
-            // ARGV: id, now, keyTTL -> 1 | 0 (absent)
+            // KEYS: session, key index, live. ARGV: prefix, id, now, keyTTL -> 1 | 0 (absent)
             return #"""
-                local skey = 'wf:s:' .. ARGV[1]
-                local used = redis.call('HGET', skey, 'used')
+                local used = redis.call('HGET', KEYS[1], 'used')
                 if not used then return 0 end
-                if tonumber(used) < tonumber(ARGV[2]) then
-                  redis.call('HSET', skey, 'used', ARGV[2])
-                  redis.call('ZADD', 'wf:live', ARGV[2], ARGV[1])
+                if tonumber(used) < tonumber(ARGV[3]) then
+                  redis.call('HSET', KEYS[1], 'used', ARGV[3])
+                  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
                 end
-                redis.call('PEXPIRE', skey, ARGV[3])
-                redis.call('PEXPIRE', 'wf:ik:' .. ARGV[1], ARGV[3])
+                redis.call('PEXPIRE', KEYS[1], ARGV[4])
+                redis.call('PEXPIRE', KEYS[2], ARGV[4])
                 return 1
                 """#
         case .delete:
-            // ARGV: id, channel, origin [, expected] -> 1 | 0 | {'conflict', rev}
+            // KEYS: session, key index, live, irec. ARGV: prefix, id, channel, origin [, expected]
+            // -> 1 | 0 | {'conflict', rev}
             return #"""
-                if ARGV[4] then
-                  local current = redis.call('HGET', 'wf:s:' .. ARGV[1], 'rev')
+                if ARGV[5] then
+                  local current = redis.call('HGET', KEYS[1], 'rev')
                   if not current then return 0 end
-                  if current ~= ARGV[4] then return {'conflict', current} end
+                  if current ~= ARGV[5] then return {'conflict', current} end
                 end
-                local existed = purge(ARGV[1])
-                if existed == 1 then redis.call('PUBLISH', ARGV[2], ARGV[1] .. ' deleted ' .. ARGV[3]) end
+                local existed = purge(ARGV[2], KEYS[3], KEYS[4])
+                if existed == 1 then redis.call('PUBLISH', ARGV[3], ARGV[2] .. ' deleted ' .. ARGV[4]) end
                 return existed
                 """#
         case .expire:
-            // ARGV: sessionCutoff, recordCutoff, limit, channel, origin
-            // -> {{expired ids...}, records removed}
+            // No KEYS (one node's own index keys). ARGV: prefix, sessionCutoff, recordCutoff, limit,
+            // channel, origin [, slot tags...] -> {{expired ids...}, records removed}
             return #"""
-                local limit = tonumber(ARGV[3])
-                local ids = redis.call('ZRANGEBYSCORE', 'wf:live', '-inf', '(' .. ARGV[1], 'LIMIT', 0, limit)
-                for _, id in ipairs(ids) do
-                  purge(id)
-                  redis.call('PUBLISH', ARGV[4], id .. ' deleted ' .. ARGV[5])
+                local limit = tonumber(ARGV[4])
+                local expired = {}
+                local records = 0
+                for _, pair in ipairs(indexes(7)) do
+                  if #expired >= limit or records >= limit then break end
+                  local live, irec = pair[1], pair[2]
+                  for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #expired)) do
+                    purge(id, live, irec)
+                    redis.call('PUBLISH', ARGV[5], id .. ' deleted ' .. ARGV[6])
+                    expired[#expired + 1] = id
+                  end
+                  for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[3], 'LIMIT', 0, limit - records)) do
+                    local split = string.find(member, '\n', 1, true)
+                    local id = string.sub(member, 1, split - 1)
+                    local key = string.sub(member, split + 1)
+                    redis.call('DEL', rkey(id, key))
+                    redis.call('ZREM', ikey(id), key)
+                    redis.call('ZREM', irec, member)
+                    records = records + 1
+                  end
                 end
-                local records = redis.call('ZRANGEBYSCORE', 'wf:irec', '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit)
-                for _, member in ipairs(records) do
-                  local split = string.find(member, '\n', 1, true)
-                  local id = string.sub(member, 1, split - 1)
-                  local key = string.sub(member, split + 1)
-                  redis.call('DEL', 'wf:i:' .. id .. ':' .. key)
-                  redis.call('ZREM', 'wf:ik:' .. id, key)
-                  redis.call('ZREM', 'wf:irec', member)
-                end
-                return {ids, #records}
+                return {expired, records}
                 """#
         case .idempotencyRecord:
-            // ARGV: id, key -> the record's bytes | nil
+            // KEYS: key index, record. ARGV: prefix, key -> the record's bytes | nil
             return #"""
-                if not redis.call('ZSCORE', 'wf:ik:' .. ARGV[1], ARGV[2]) then return false end
-                return redis.call('GET', 'wf:i:' .. ARGV[1] .. ':' .. ARGV[2])
+                if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return false end
+                return redis.call('GET', KEYS[2])
+                """#
+        case .count:
+            // No KEYS (one node's own index keys). ARGV: prefix [, slot tags...] -> sessions
+            return #"""
+                local total = 0
+                for _, pair in ipairs(indexes(2)) do total = total + redis.call('ZCARD', pair[1]) end
+                return total
                 """#
         }
     }

@@ -1,54 +1,57 @@
 import Foundation
 import Synchronization
 
-/// A `SessionStore` in Redis, shared by many server instances (`--store redis://HOST:PORT[/DB]`).
+/// A `SessionStore` in Redis — one server (`redis://`) or a Redis Cluster (`redis+cluster://`) —
+/// so that several Wayfinder instances serve the same sessions.
 ///
-/// ## Data layout (in the URL's database)
-///
-/// | key | type | content | Redis TTL |
+/// ## Key layout (prefix `wf:` by default; `{id}` is the session's hash tag)
+/// | key | type | holds | Redis TTL |
 /// |---|---|---|---|
-/// | `wf:s:{id}` | hash | `rev` (decimal), `token` (SHA-256 bytes), `state` (JSON bytes), `used` (unix ms, decimal) | session TTL + allowance, refreshed by create, save, touch |
-/// | `wf:ik:{id}` | sorted set | the session's idempotency keys, scored by `createdAt` | same as `wf:s:{id}`, refreshed with it |
-/// | `wf:i:{id}:{key}` | string | one `IdempotencyRecord` (`RedisRecordCoding`) | idempotency TTL + allowance |
-/// | `wf:live` | sorted set | every stored session id, scored by `used` | none |
+/// | `wf:s:{id}` | hash | `rev`, `token` (SHA-256), `state` (JSON), `used` (unix ms) | session TTL + allowance |
+/// | `wf:i:{id}:{key}` | string | one idempotency record (`RedisRecordCoding`) | idempotency TTL + allowance |
+/// | `wf:ik:{id}` | sorted set | the session's idempotency keys, scored by `createdAt` | session TTL + allowance |
+/// | `wf:live` | sorted set | every session id, scored by `used` | none |
 /// | `wf:irec` | sorted set | `{id}\n{key}` of every idempotency record, scored by `createdAt` | none |
 ///
-/// Changes are published on the channel `wf:changes` (`wf:changes:{db}` for a database other than
-/// 0, since Redis channels are global) as `{id} saved {rev} {origin}` or `{id} deleted {origin}`.
+/// In a cluster the two indexes are kept per slot: `wf:live:{t}` and `wf:irec:{t}`, where `t` is a
+/// tag of that slot (`RedisSlots.slotTags`), so every key a script touches is in one slot and
+/// one script updates a session and its index entries together. `count` and `expire` run one
+/// script per master over the indexes of the slots it serves.
 ///
-/// - `wf:live` makes `count` (`ZCARD`) and the `maxSessions` check of `create` count the sessions
-///   of every instance, and lets `expire` find idle sessions by score without a scan.
-/// - A session's idempotency keys are listed in `wf:ik:{id}` (not found by `SCAN` over a prefix,
-///   which walks the whole keyspace), so `delete` removes exactly its records; `wf:irec` lets
-///   `expire` remove records older than the idempotency TTL by score. A record is only served if
-///   its key is in `wf:ik:{id}`, so a record orphaned by an expired session hash is never seen.
+/// Changes are published on the channel `wf:changes` (`wf:changes:{db}` for a database other than
+/// 0, since Redis channels are global) as `{id} saved {rev} {origin}` or `{id} deleted {origin}`;
+/// in a cluster a `PUBLISH` reaches every node.
+///
+/// ## IO
+/// Nothing blocks an event loop: a call with a loop (`load(id:key:now:on:_:)` and the other
+/// non-blocking forms) sends its command on that loop's own connection to the node serving the
+/// session's slot (`RedisLoopClient`, `RedisLink`); the commands of one round go out in one write
+/// and the answer comes when the reply arrives through the loop's epoll. Calls without a loop,
+/// and the blocking forms (which wait for them), run on the store's own thread
+/// (`RedisIOThread`), which also holds the one pub/sub subscription of the process.
 ///
 /// ## Time
 /// Stores have no clock: expiry is decided by `lastUsed`/`createdAt` against the callers' `now`,
 /// exactly as in the other stores. Redis TTLs only collect garbage a sweeper missed (e.g. every
 /// instance stopped); they run `keyExpiryAllowanceMillis` (default 60 s) beyond the configured
 /// TTLs, so a difference between the instances' clocks and Redis' clock, or a slow caller, never
-/// makes Redis drop a session that is still live by the callers' clock. The `ExpirySweeper` passes
-/// (`expire`) delete idle sessions and publish `.deleted` for them.
+/// makes Redis drop a session that is still live by the callers' clock.
 ///
 /// ## Atomicity
 /// create, save, touch, delete and expire are Lua scripts (`RedisScript`): each is one atomic step,
 /// so a compare-and-set from one instance never loses an update made through another. A save
-/// stores its idempotency record and publishes its notification in the same step. At the cap,
-/// `create` reclaims up to 500 expired sessions inside its script (publishing `.deleted` for them):
-/// finding them is a range read of `wf:live`, so unlike the other stores no `ReclaimGate` is needed.
+/// stores its idempotency record and publishes its notification in the same step. At the cap, a
+/// single Redis reclaims up to 500 expired sessions inside `create`'s script; a cluster checks
+/// the cap against a count of every master at most a second old (so instances creating at once
+/// can pass it by what they create in that second) and runs an expiry pass to reclaim room.
 ///
-/// ## Notifications
-/// Each change is published into this instance's `changes` synchronously, before the call returns
-/// (as the other stores do), and through Redis pub/sub to the other instances, whose
-/// `RedisChangeListener` thread feeds their `changes`. An instance skips its own messages.
-///
-/// ## Failures
-/// Every Redis failure (refused, reset, timeout, error reply) is thrown as `.unavailable`. Connect,
-/// read and write time out after `timeoutMillis` (1 s), so an outage answers quickly, never hangs.
-/// The connection pool and the listener reconnect by themselves when Redis is back; nothing has to
-/// be recreated. A save whose reply is lost (Redis died mid-call) throws `.unavailable` although it
-/// may have been applied — the outcome is unknown, never wrong.
+/// ## Durability and failures
+/// A change is acknowledged when the master has applied it (in memory; in its append-only file
+/// as its `appendfsync` says). With `waitReplicas` n > 0, the writes of each round are followed
+/// by `WAIT n`, and a change is acknowledged only once n replicas have it; otherwise the call
+/// fails `.unavailable` (it may still have been applied: the outcome is unknown, never wrong).
+/// Every Redis failure (refused, reset, no reply within `timeoutMillis`, error reply) is
+/// `.unavailable`; connections reconnect by themselves, backing off, when Redis is back.
 public final class RedisStore: SessionStore {
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
@@ -57,265 +60,193 @@ public final class RedisStore: SessionStore {
     public let channel: String
     /// How long Redis keeps keys beyond the configured TTLs (see "Time").
     public let keyExpiryAllowanceMillis: Int64
+    /// The start of every key name (`wf:` unless given).
+    public let keyPrefix: String
+    /// Replicas that must acknowledge each change before it is acknowledged (0: none).
+    public let waitReplicas: Int
 
-    private let pool: RedisPool
-    private let listener: RedisChangeListener
-    private let origin: String
-    private let scriptDigests = Mutex<[String?]>(Array(repeating: nil, count: RedisScript.allCases.count))
+    let topology: RedisTopology
+    let settings: RedisLink.Settings
+    let io: RedisIOThread
+    let origin: String
+    private let subscriber: RedisSubscriber
+    private let clients = Mutex<[ObjectIdentifier: RedisLoopClient]>([:])
+    let scriptDigests = Mutex<[String?]>(Array(repeating: nil, count: RedisScript.allCases.count))
     /// How many sessions (and records) one script call of `expire` or `create` removes at most.
-    private let batchLimit = 500
+    let batchLimit = 500
+    /// The cluster's session count as last read (value, monotonic ms), and creates since.
+    let clusterCount = Mutex<(value: Int?, at: Int64, createdSince: Int)>((nil, .min, 0))
+    let refreshing = Atomic<Bool>(false)
+    let reclaimGate: ReclaimGate
 
-    /// Prepares a store on the Redis server at `url`; connects lazily (the first call), so an
-    /// unreachable server is reported by calls, as `.unavailable`, not here.
+    /// Prepares a store on the Redis server or cluster at `url`; connects lazily, so an
+    /// unreachable server is reported by calls, as `.unavailable`, not here. (A cluster's slot
+    /// map is asked for here, waiting at most `timeoutMillis`.)
     ///
     /// - Parameters:
-    ///   - url: `redis://HOST:PORT[/DB]` (see `RedisEndpoint`).
-    ///   - poolSize: connections shared by all threads of this instance.
-    ///   - timeoutMillis: connect, read and write timeout of every connection.
+    ///   - url: `redis://HOST:PORT[/DB]` or `redis+cluster://HOST:PORT,…` (see `RedisEndpoint`).
+    ///   - timeoutMillis: how long a command (or a connect) may go unanswered before its
+    ///     connection is dropped and the call fails.
     ///   - keyExpiryAllowanceMillis: how long Redis keeps keys beyond the configured TTLs.
-    /// - Throws: `.unavailable` if the URL is not a valid `redis://` URL.
+    ///   - keyPrefix: the start of every key and of the channel (several stores can share Redis).
+    ///   - waitReplicas: replicas that must acknowledge a change (`WAIT`) before it is acknowledged.
+    ///   - waitTimeoutMillis: how long to wait for them (below `timeoutMillis`).
+    /// - Throws: `.unavailable` if the URL is not a valid store URL.
     public init(
         url: String,
         configuration: StoreConfiguration = StoreConfiguration(),
-        poolSize: Int = 8,
         timeoutMillis: Int = 1_000,
-        keyExpiryAllowanceMillis: Int64 = 60_000
+        keyExpiryAllowanceMillis: Int64 = 60_000,
+        keyPrefix: String = "wf:",
+        waitReplicas: Int = 0,
+        waitTimeoutMillis: Int = 500
     ) throws {
         let endpoint = try RedisEndpoint(url: url)
         self.endpoint = endpoint
         self.configuration = configuration
         self.keyExpiryAllowanceMillis = max(0, keyExpiryAllowanceMillis)
-        self.channel = endpoint.database == 0 ? "wf:changes" : "wf:changes:\(endpoint.database)"
+        self.keyPrefix = keyPrefix
+        self.waitReplicas = max(0, waitReplicas)
+        self.channel = keyPrefix + (endpoint.database == 0 ? "changes" : "changes:\(endpoint.database)")
         self.origin = UUID().uuidString
-        self.pool = RedisPool(endpoint: endpoint, size: max(1, poolSize), timeoutMillis: max(1, timeoutMillis))
-        self.listener = RedisChangeListener(endpoint: endpoint, channel: channel, origin: origin, feed: changes)
-        listener.start()
+        self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
+        let resolver = RedisResolver()
+        for address in endpoint.addresses { resolver.resolve(address.host) }
+        let timeout = max(1, timeoutMillis)
+        self.settings = RedisLink.Settings(
+            timeoutMillis: timeout, user: endpoint.user, password: endpoint.password, database: endpoint.database,
+            waitReplicas: self.waitReplicas, waitTimeoutMillis: min(max(1, waitTimeoutMillis), max(1, timeout - 100)),
+            resolver: resolver)
+        self.topology = RedisTopology(seeds: endpoint.addresses, isCluster: endpoint.isCluster)
+        self.io = RedisIOThread(name: "wayfinder-redis")
+        self.subscriber = RedisSubscriber(
+            io: io, topology: topology, settings: settings, channel: channel, origin: origin, feed: changes)
+        subscriber.start()
+        if endpoint.isCluster { _ = try? blocking { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in refreshMap(done) } }
     }
 
     deinit {
-        listener.stop(wait: false)
-        pool.close()
+        io.stop()
     }
 
-    /// Stops the pub/sub listener (waiting for its thread) and closes idle connections. Calls made
-    /// afterwards still work (opening connections as needed) but other instances' changes are no
-    /// longer received. Idempotent.
+    /// Stops the pub/sub subscription and closes every connection of the store's own thread.
+    /// Calls made afterwards fail. Idempotent.
     public func close() {
-        listener.stop(wait: true)
-        pool.close()
+        io.execute { [weak self] in
+            guard let self else { return }
+            if let client = clients.withLock({ $0.removeValue(forKey: ObjectIdentifier(io)) }) { client.close() }
+        }
+        subscriber.stop()
+        io.stop()
     }
 
-    /// True while the pub/sub listener is subscribed, i.e. other instances' changes arrive.
-    public var isReceivingChanges: Bool { listener.isSubscribed }
+    /// True while the pub/sub subscription is active, i.e. other instances' changes arrive.
+    public var isReceivingChanges: Bool { subscriber.isSubscribed }
 
-    /// Waits at most `timeout` for the pub/sub listener to be subscribed; true if it is.
+    /// Waits at most `timeout` for the pub/sub subscription; true if it is active.
     public func waitUntilReceivingChanges(timeout: Duration) -> Bool {
-        listener.waitUntilSubscribed(timeout: timeout)
+        subscriber.waitUntilSubscribed(timeout: timeout)
     }
 
-    // MARK: SessionStore
+    // MARK: Keys
 
-    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
-        let reply = try evaluate(.create) { command in
-            command.add(session.id)
-            command.add(session.revision)
-            command.add(session.tokenHash)
-            command.add(session.state)
-            command.add(session.lastUsed)
-            command.add(sessionKeyTTL)
-            command.add(maxSessions)
-            command.add(now &- configuration.ttlMillis)
-            command.add(channel)
-            command.add(origin)
-            command.add(batchLimit)
+    var sessionKeyTTL: Int64 { configuration.ttlMillis &+ keyExpiryAllowanceMillis }
+    var recordKeyTTL: Int64 { configuration.idempotencyTTLMillis &+ keyExpiryAllowanceMillis }
+
+    func sessionKey(_ id: String) -> String { keyPrefix + "s:{" + id + "}" }
+    func keyIndexKey(_ id: String) -> String { keyPrefix + "ik:{" + id + "}" }
+    func recordKey(_ id: String, _ key: String) -> String { keyPrefix + "i:{" + id + "}:" + key }
+
+    /// The index keys (sessions by use, records by age) that hold session `id`'s entries.
+    func indexKeys(_ id: String) -> (live: String, records: String) {
+        guard topology.isCluster else { return (keyPrefix + "live", keyPrefix + "irec") }
+        let tag = RedisSlots.slotTags[RedisSlots.slot(session: id)]
+        return (keyPrefix + "live:{" + tag + "}", keyPrefix + "irec:{" + tag + "}")
+    }
+
+    // MARK: Running commands
+
+    /// Where a command goes: the node serving a session's slot, or one node.
+    enum Target: Sendable {
+        case session(String)
+        case node(RedisNodeAddress)
+    }
+
+    /// The connections of `loop` (made on first use, closed when the loop stops).
+    func client(for loop: any StoreLoop) -> RedisLoopClient {
+        let key = ObjectIdentifier(loop)
+        if let client = clients.withLock({ $0[key] }) { return client }
+        let client = RedisLoopClient(loop: loop, topology: topology, settings: settings) { [weak self] address in
+            self?.trouble(at: address)
         }
-        guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "create") }
-        for part in parts.dropFirst() {
-            if let id = part.text { changes.publish(id, .deleted) }
+        clients.withLock { $0[key] = client }
+        loop.onStop { [weak self, client] in
+            _ = self?.clients.withLock { $0.removeValue(forKey: key) }
+            client.close()
         }
-        switch outcome {
-        case "ok": return
-        case "dup": throw StoreError.duplicateID
-        case "limit": throw StoreError.sessionLimit
-        default: throw unexpected(reply, "create")
+        return client
+    }
+
+    /// Runs `body` with the client of `loop` at once, or (no loop) on the store's own thread;
+    /// `refused` if that thread has stopped.
+    func withClient(
+        _ loop: (any StoreLoop)?, refused: @escaping @Sendable (StoreError) -> Void,
+        _ body: @escaping @Sendable (RedisLoopClient) -> Void
+    ) {
+        if let loop { return body(client(for: loop)) }
+        let accepted = io.execute { [weak self] in
+            guard let self else { return refused(.unavailable("redis: the store was released")) }
+            body(client(for: io))
+        }
+        if !accepted { refused(.unavailable("redis \(endpoint): the store is closed")) }
+    }
+
+    /// Sends `command` to `target` on `client`.
+    func send(_ command: RedisCommand, to target: Target, on client: RedisLoopClient, _ handler: @escaping RedisLoopClient.Handler) {
+        switch target {
+        case .session(let id): client.send(command, slot: topology.isCluster ? RedisSlots.slot(session: id) : 0, handler)
+        case .node(let address): client.send(command, to: address, handler)
         }
     }
 
-    public func load(id: String, now: Int64) throws -> StoredSession? {
-        var command = RedisCommand("HMGET")
-        command.add("wf:s:" + id)
-        for field in ["rev", "token", "state", "used"] { command.add(field) }
-        let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(command) }
-        guard case .array(let fields) = reply, fields.count == 4 else { throw unexpected(reply, "load") }
-        if fields[0] == .null { return nil }
-        guard let revision = fields[0].integer, let tokenHash = fields[1].bytes, let state = fields[2].bytes,
-            let lastUsed = fields[3].integer
-        else { throw StoreError.unavailable("redis: corrupt session hash wf:s:\(id)") }
-        if configuration.isExpired(lastUsed: Int64(lastUsed), now: now) { return nil }
-        return StoredSession(id: id, tokenHash: tokenHash, revision: revision, state: state, lastUsed: Int64(lastUsed))
-    }
-
-    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        let reply = try evaluate(.save) { command in
-            command.add(session.id)
-            command.add(expectedRevision)
-            command.add(session.revision)
-            command.add(session.tokenHash)
-            command.add(session.state)
-            command.add(session.lastUsed)
-            command.add(sessionKeyTTL)
-            command.add(channel)
-            command.add(origin)
-            if let idempotency {
-                command.add(idempotency.key)
-                command.add(RedisRecordCoding.encode(idempotency))
-                command.add(idempotency.createdAt)
-                command.add(recordKeyTTL)
-                command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
-                command.add(configuration.idempotencyRecordsPerSession)
+    /// Runs `script` with `keys` and the arguments `addArguments` appends (after the prefix):
+    /// `EVALSHA` once its digest is known, else (and after `NOSCRIPT`) `EVAL` with the source.
+    func evaluate(
+        _ script: RedisScript, keys: [String], to target: Target, on client: RedisLoopClient, writes: Bool = false,
+        _ addArguments: (inout RedisCommand) -> Void, _ handler: @escaping RedisLoopClient.Handler
+    ) {
+        var tail = RedisCommand()
+        tail.add(keys.count)
+        for key in keys { tail.add(key) }
+        tail.add(keyPrefix)
+        addArguments(&tail)
+        let source = script.source
+        let full = { (name: String, first: String) -> RedisCommand in
+            var command = RedisCommand(name)
+            command.add(first)
+            command.add(arguments: tail)
+            command.writes = writes
+            return command
+        }
+        if let digest = scriptDigests.withLock({ $0[script.rawValue] }) {
+            send(full("EVALSHA", digest), to: target, on: client) { [weak self] result in
+                guard case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT"), let self else { return handler(result) }
+                send(full("EVAL", source), to: target, on: client, handler)
             }
+            return
         }
-        guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "save") }
-        switch outcome {
-        case "ok":
-            if session.revision != expectedRevision {
-                changes.publish(session.id, .saved(revision: session.revision))
-            }
-        case "notfound":
-            throw StoreError.notFound
-        case "keytaken":
-            throw StoreError.idempotencyKeyTaken
-        case "conflict":
-            guard parts.count == 2, let current = parts[1].integer else { throw unexpected(reply, "save") }
-            throw StoreError.conflict(currentRevision: current)
-        default:
-            throw unexpected(reply, "save")
-        }
-    }
-
-    public func touch(id: String, now: Int64) throws {
-        let reply = try evaluate(.touch) { command in
-            command.add(id)
-            command.add(now)
-            command.add(sessionKeyTTL)
-        }
-        switch reply {
-        case .integer(1): return
-        case .integer(0): throw StoreError.notFound
-        default: throw unexpected(reply, "touch")
-        }
-    }
-
-    public func delete(id: String, expectedRevision: Int?) throws -> Bool {
-        let reply = try evaluate(.delete) { command in
-            command.add(id)
-            command.add(channel)
-            command.add(origin)
-            if let expectedRevision { command.add(expectedRevision) }
-        }
-        if case .array(let parts) = reply, parts.count == 2, parts[0].text == "conflict", let current = parts[1].integer {
-            throw StoreError.conflict(currentRevision: current)
-        }
-        guard case .integer(let existed) = reply else { throw unexpected(reply, "delete") }
-        if existed == 1 { changes.publish(id, .deleted) }
-        return existed == 1
-    }
-
-    public func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
-        let reply = try evaluate(.idempotencyRecord, retryOnFreshConnection: true) { command in
-            command.add(sessionID)
-            command.add(key)
-        }
-        switch reply {
-        case .null:
-            return nil
-        case .string(let bytes):
-            let record = try RedisRecordCoding.decode(bytes, sessionID: sessionID, key: key)
-            return configuration.isExpired(createdAt: record.createdAt, now: now) ? nil : record
-        default:
-            throw unexpected(reply, "idempotencyRecord")
-        }
-    }
-
-    public func expire(now: Int64) throws -> Int {
-        var total = 0
-        while true {
-            let reply = try evaluate(.expire) { command in
-                command.add(now &- configuration.ttlMillis)
-                command.add(now &- configuration.idempotencyTTLMillis)
-                command.add(batchLimit)
-                command.add(channel)
-                command.add(origin)
-            }
-            guard case .array(let parts) = reply, parts.count == 2, case .array(let ids) = parts[0],
-                let records = parts[1].integer
-            else { throw unexpected(reply, "expire") }
-            for id in ids {
-                if let id = id.text { changes.publish(id, .deleted) }
-            }
-            total += ids.count
-            if ids.count < batchLimit && records < batchLimit { return total }
-        }
-    }
-
-    public func count(now: Int64) throws -> Int {
-        var command = RedisCommand("ZCARD")
-        command.add("wf:live")
-        let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(command) }
-        guard case .integer(let count) = reply else { throw unexpected(reply, "count") }
-        return count
-    }
-
-    public func ping() throws {
-        let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(RedisCommand("PING")) }
-        guard reply == .status("PONG") else { throw unexpected(reply, "PING") }
-    }
-
-    // MARK: Internals
-
-    private var sessionKeyTTL: Int64 { configuration.ttlMillis &+ keyExpiryAllowanceMillis }
-    private var recordKeyTTL: Int64 { configuration.idempotencyTTLMillis &+ keyExpiryAllowanceMillis }
-
-    /// Runs `script` with the arguments `addArguments` appends: `EVALSHA`, loading the script
-    /// first if this instance has not yet or Redis answers `NOSCRIPT` (it restarted or was flushed).
-    private func evaluate(
-        _ script: RedisScript, retryOnFreshConnection: Bool = false, _ addArguments: (inout RedisCommand) -> Void
-    ) throws -> RedisValue {
-        try pool.withConnection(retryOnFreshConnection: retryOnFreshConnection) { connection in
-            let known = scriptDigests.withLock { $0[script.rawValue] }
-            var command = RedisCommand("EVALSHA")
-            command.add(try known ?? load(script, on: connection))
-            command.add(0)
-            addArguments(&command)
-            var reply = try connection.run(command)
-            if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
-                // The digest is the SHA-1 of the source, so the same command works once reloaded.
-                _ = try load(script, on: connection)
-                reply = try connection.run(command)
-            }
-            return try Self.checked(reply, script)
-        }
-    }
-
-    /// `SCRIPT LOAD`s `script` and remembers its digest.
-    private func load(_ script: RedisScript, on connection: RedisConnection) throws -> String {
         var load = RedisCommand("SCRIPT")
         load.add("LOAD")
-        load.add(script.source)
-        let reply = try connection.run(load)
-        guard let digest = reply.text else { throw unexpected(reply, "SCRIPT LOAD") }
-        scriptDigests.withLock { $0[script.rawValue] = digest }
-        return digest
-    }
-
-    private static func checked(_ reply: RedisValue, _ script: RedisScript) throws -> RedisValue {
-        if case .error(let message) = reply {
-            throw StoreError.unavailable("redis: script \(script) failed: \(message)")
+        load.add(source)
+        send(load, to: target, on: client) { [weak self] result in
+            if case .success(let reply) = result, let digest = reply.text {
+                self?.scriptDigests.withLock { $0[script.rawValue] = digest }
+            }
         }
-        return reply
+        send(full("EVAL", source), to: target, on: client, handler)
     }
 
-    private func unexpected(_ reply: RedisValue, _ what: String) -> StoreError {
+    func unexpected(_ reply: RedisValue, _ what: String) -> StoreError {
         if case .error(let message) = reply {
             return .unavailable("redis \(endpoint): \(what) failed: \(message)")
         }

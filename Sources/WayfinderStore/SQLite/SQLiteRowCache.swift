@@ -17,6 +17,10 @@ import Synchronization
 /// only copy of the session's newest revision until its statement has run and committed, so it
 /// is pinned: it carries the sequence number of its last queued statement, and no clear drops it
 /// until `markDurable` has passed that number.
+///
+/// Uncommitted rows: a row is uncommitted while its last queued statement has not committed, or
+/// while the group it was written in (directly, or read through the writing connection) has not
+/// (`markCommitted`). A reader on an event loop answers such a row only after the commit.
 final class SQLiteRowCache: Sendable {
     private static let shardCount = 32
 
@@ -24,6 +28,8 @@ final class SQLiteRowCache: Sendable {
         var session: StoredSession
         /// The sequence number of the last queued statement for this row; 0 if none was queued.
         var pendingSeq: UInt64
+        /// The group it was last written or read in through the writing connection; 0 if none.
+        var group: UInt64 = 0
     }
 
     private final class Shard: Sendable {
@@ -45,6 +51,8 @@ final class SQLiteRowCache: Sendable {
     private let epoch = Atomic<UInt64>(0)
     /// Every statement queued with a sequence number up to this one has committed.
     private let durable = Atomic<UInt64>(0)
+    /// The last group committed.
+    private let committedGroup = Atomic<UInt64>(0)
 
     init(capacity: Int) {
         perShard = max(0, capacity / Self.shardCount)
@@ -58,24 +66,31 @@ final class SQLiteRowCache: Sendable {
         shards[Int(key.shardHint % UInt(Self.shardCount))]
     }
 
-    /// The cached row, if any.
-    func get(_ key: SessionKey) -> StoredSession? {
+    /// The cached row, if any, and whether it is uncommitted (see above).
+    func get(_ key: SessionKey) -> (session: StoredSession, uncommitted: Bool)? {
         guard perShard > 0 else { return nil }
-        return shard(key).rows.withLock { $0[key]?.session }
+        guard let row = shard(key).rows.withLock({ $0[key] }) else { return nil }
+        return (row.session, isUncommitted(row.pendingSeq, group: row.group))
+    }
+
+    /// Whether a statement numbered `pendingSeq` or a write in `group` is not committed yet.
+    func isUncommitted(_ pendingSeq: UInt64, group: UInt64) -> Bool {
+        pendingSeq > durable.load(ordering: .sequentiallyConsistent)
+            || group > committedGroup.load(ordering: .sequentiallyConsistent)
     }
 
     /// Read before reading SQLite; pass to `fill`.
     func currentEpoch() -> UInt64 { epoch.load(ordering: .sequentiallyConsistent) }
 
-    /// Caches a row read from SQLite, unless anything was written since `seen` or the row is
-    /// cached already.
-    func fill(_ session: StoredSession, seen: UInt64) {
+    /// Caches a row read from SQLite (through the writing connection in `group`, else 0), unless
+    /// anything was written since `seen` or the row is cached already.
+    func fill(_ session: StoredSession, seen: UInt64, group: UInt64) {
         guard perShard > 0 else { return }
         let key = SessionKey(session.id)
         shard(key).rows.withLock { table in
             guard epoch.load(ordering: .sequentiallyConsistent) == seen, table[key] == nil else { return }
             makeRoom(&table)
-            table[key] = Row(session: session, pendingSeq: 0)
+            table[key] = Row(session: session, pendingSeq: 0, group: group)
         }
     }
 
@@ -93,7 +108,7 @@ final class SQLiteRowCache: Sendable {
             epoch.add(1, ordering: .sequentiallyConsistent)
             var next = session
             next.lastUsed = max(current.lastUsed, session.lastUsed)
-            table.values[index] = Row(session: next, pendingSeq: enqueue())
+            table.values[index] = Row(session: next, pendingSeq: enqueue(), group: table.values[index].group)
             return .saved
         }
     }
@@ -113,10 +128,10 @@ final class SQLiteRowCache: Sendable {
         }
     }
 
-    /// A write of `id` through SQLite: runs `body` with the cached row (nil if none; setting it to
-    /// nil drops it) under the shard's lock, so no deferred save of this row can be queued in the
-    /// meantime. The epoch is bumped first. Call with the writer lock held.
-    func writing<T>(_ id: String, _ body: (inout StoredSession?) throws -> T) rethrows -> T {
+    /// A write of `id` through SQLite in `group`: runs `body` with the cached row (nil if none;
+    /// setting it to nil drops it) under the shard's lock, so no deferred save of this row can be
+    /// queued in the meantime. The epoch is bumped first. Call with the writer lock held.
+    func writing<T>(_ id: String, group: UInt64, _ body: (inout StoredSession?) throws -> T) rethrows -> T {
         epoch.add(1, ordering: .sequentiallyConsistent)
         let key = SessionKey(id)
         return try shard(key).rows.withLock { table in
@@ -126,7 +141,7 @@ final class SQLiteRowCache: Sendable {
             if perShard > 0 {
                 if let row {
                     if table[key] == nil { makeRoom(&table) }
-                    table[key] = Row(session: row, pendingSeq: pendingSeq)
+                    table[key] = Row(session: row, pendingSeq: pendingSeq, group: group)
                 } else {
                     table[key] = nil
                 }
@@ -139,6 +154,11 @@ final class SQLiteRowCache: Sendable {
     /// their rows may be dropped again.
     func markDurable(_ seq: UInt64) {
         durable.store(seq, ordering: .sequentiallyConsistent)
+    }
+
+    /// After the commit of `group`: the rows written in it are committed.
+    func markCommitted(group: UInt64) {
+        committedGroup.store(group, ordering: .sequentiallyConsistent)
     }
 
     /// After a write that touched rows it does not name (bulk inserts, expiry): invalidates fills in flight.

@@ -24,17 +24,18 @@ import Synchronization
 ///   closing that window at the price of one flush per write.
 ///
 /// Group commit: every write joins one open transaction (the *group*), opened by the first write
-/// after a commit. A thread that called `deferCommitsOnCurrentThread()` (an event loop, which
-/// holds its answers until `commitDeferred(mark:)`) leaves the group open after its write; any
-/// other caller commits it before returning, together with whatever the loops wrote so far. So a
-/// loop answering 20 requests in one round of events pays for one commit, not 20, and `save`
-/// keeps its contract for every other caller. The row cache holds the group's rows from the
-/// moment they are written (a loop answering a read of them holds that answer too, until the
-/// commit), and reads that miss it go through the writing connection while the group is open, so
-/// a session written in the group is never read older. Changes are published after the commit.
-/// If a statement or the commit fails, the whole group is rolled back: the row cache is emptied,
-/// the count reloaded, nothing is published, and `commitDeferred(mark:)` reports the failure so
-/// the loops drop the answers they held.
+/// after a commit. A write made without blocking on an event loop (`save(_:expectedRevision:
+/// idempotency:on:_:)` with a loop, see `SQLiteStore+Rounds`) leaves the group open and is
+/// answered at the end of the loop's round, once the group is committed; any other caller
+/// commits it before returning, together with whatever the loops wrote so far. So a loop
+/// answering 20 requests in one round of events pays for one commit, not 20, and `save` keeps
+/// its contract for every other caller. The row cache holds the group's rows from the moment
+/// they are written (a loop's read that may have seen them is answered at the end of its round
+/// too, after the commit), and reads that miss it go through the writing connection while the
+/// group is open, so a session written in the group is never read older. Changes are published
+/// after the commit. If a statement or the commit fails, the whole group is rolled back: the row
+/// cache is emptied, the count reloaded, nothing is published, and the writes and reads waiting
+/// for the round's end are told the store is unavailable.
 ///
 /// Deferred statements: the two writes of the request path do not even take the writer lock.
 /// A `save` of a cached row checks its compare-and-set against that row (the newest revision:
@@ -42,7 +43,7 @@ import Synchronization
 /// under the cap in memory; the row is updated (or added) and pinned in the cache, and the
 /// statement is queued, both under the row's shard lock, so statements for one row are queued in
 /// the order their checks passed. The queue runs, in order, inside the group: at the commit
-/// (`commitDeferred`, or any other writer's commit), before any statement run under the writer
+/// (a loop's round end, or any other writer's commit), before any statement run under the writer
 /// lock, and before a read through the writing connection. So the two loops hand the writer lock
 /// over once per round instead of once per request. A queued statement that fails when it runs
 /// (an insert whose id is on the file but was not cached; a save whose row no longer has the
@@ -66,11 +67,11 @@ public final class SQLiteStore: SessionStore {
     public let changes = ChangeFeed()
     public let path: String
 
-    private let writer: Mutex<SQLiteWriter>
+    let writer: Mutex<SQLiteWriter>
     /// Mirrors `SQLiteWriter.groupIsOpen` for lock-free checks.
-    private let groupIsOpen = Atomic<Bool>(false)
-    /// Groups rolled back so far (see `commitDeferred(mark:)`).
-    private let groupFailures = Atomic<UInt64>(0)
+    let groupIsOpen = Atomic<Bool>(false)
+    /// Groups rolled back so far (a round's waiting answers compare it before and after).
+    let groupFailures = Atomic<UInt64>(0)
     private let readers: [ReaderSlot]
     private let nextReader = Atomic<UInt>(0)
     private let storedCount: Atomic<Int>
@@ -80,7 +81,7 @@ public final class SQLiteStore: SessionStore {
     /// Deferred statements, in the order their checks passed (see "Deferred statements" above).
     private let queue = Mutex(StatementQueue())
     /// Mirrors the queue's length for lock-free checks.
-    private let queued = Atomic<Int>(0)
+    let queued = Atomic<Int>(0)
 
     /// Opens (creating the directory, the file and the schema if needed) the database at `path`.
     ///
@@ -152,36 +153,22 @@ public final class SQLiteStore: SessionStore {
 
     // MARK: Group commit
 
-    public func deferCommitsOnCurrentThread() -> Bool {
-        guard let key = DeferringThread.key else { return false }
-        return pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque()) == 0
-    }
-
-    public func commitDeferred(mark: inout UInt64) -> Bool {
+    /// Commits the open group and the queued statements, if any (a failure is counted in
+    /// `groupFailures`, which the waiting answers compare).
+    func commitPending() {
         // `queued` before `groupIsOpen`: whoever takes the queue opens the group first, so a
-        // statement of this loop is either still queued, or in an open group, or committed.
-        if queued.load(ordering: .sequentiallyConsistent) > 0 || groupIsOpen.load(ordering: .sequentiallyConsistent) {
-            // A failure is counted in `groupFailures` (and logged by the caller from the result).
-            if let changes = try? writer.withLock({ writer in try flushLocked(writer) }) {
-                publish(changes)
-            }
+        // statement queued earlier is either still queued, or in an open group, or committed.
+        guard queued.load(ordering: .sequentiallyConsistent) > 0 || groupIsOpen.load(ordering: .sequentiallyConsistent)
+        else { return }
+        if let changes = try? writer.withLock({ writer in try flushLocked(writer) }) {
+            publish(changes)
         }
-        let failures = groupFailures.load(ordering: .sequentiallyConsistent)
-        defer { mark = failures }
-        return failures == mark
-    }
-
-    /// Whether the calling thread leaves the group open after its writes.
-    private var callerDefersCommits: Bool {
-        guard let key = DeferringThread.key else { return false }
-        return pthread_getspecific(key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Runs `body` with the writer inside the group (opening it if needed, after running the
-    /// queued statements); then, unless the caller defers its commits, commits the group and
-    /// publishes its changes.
-    private func write<T>(_ body: (SQLiteWriter) throws -> T) throws -> T {
-        let defers = callerDefersCommits
+    /// queued statements); then, unless `defers` (the caller commits at its round's end), commits
+    /// the group and publishes its changes.
+    private func write<T>(defers: Bool = false, _ body: (SQLiteWriter) throws -> T) throws -> T {
         let (result, changes) = try writer.withLock { writer -> (T, [(id: String, change: SessionChange)]) in
             let result: T
             do {
@@ -217,7 +204,7 @@ public final class SQLiteStore: SessionStore {
     /// held). Throws what a statement throws; the caller abandons the group.
     private func runQueued(_ writer: SQLiteWriter) throws {
         guard queued.load(ordering: .sequentiallyConsistent) > 0 else { return }
-        try openGroup(writer)  // before the queue empties: see `commitDeferred(mark:)`
+        try openGroup(writer)  // before the queue empties: see `commitPending()`
         let (statements, lastSeq) = queue.withLock { queue in
             defer {
                 queue.statements.removeAll(keepingCapacity: true)
@@ -248,7 +235,7 @@ public final class SQLiteStore: SessionStore {
 
     /// Runs the queued statements and commits the group (the writer lock is held); returns the
     /// changes to publish.
-    private func flushLocked(_ writer: SQLiteWriter) throws -> [(id: String, change: SessionChange)] {
+    func flushLocked(_ writer: SQLiteWriter) throws -> [(id: String, change: SessionChange)] {
         do {
             try runQueued(writer)
         } catch {
@@ -271,6 +258,7 @@ public final class SQLiteStore: SessionStore {
             throw abandonGroup(writer, after: error)
         }
         rows.markDurable(writer.groupSeq)
+        rows.markCommitted(group: writer.groupGeneration)
         groupIsOpen.store(false, ordering: .sequentiallyConsistent)
         defer { writer.groupChanges.removeAll(keepingCapacity: true) }
         return writer.groupChanges
@@ -297,7 +285,7 @@ public final class SQLiteStore: SessionStore {
         return error
     }
 
-    private func publish(_ changes: [(id: String, change: SessionChange)]) {
+    func publish(_ changes: [(id: String, change: SessionChange)]) {
         for (id, change) in changes { self.changes.publish(id, change) }
     }
 
@@ -311,23 +299,28 @@ public final class SQLiteStore: SessionStore {
     var cachedRows: Int { rows.count }
 
     public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+        try create(session, maxSessions: maxSessions, now: now, defers: false)
+    }
+
+    /// `create`, leaving the group open when `defers`.
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64, defers: Bool) throws {
         // Deferred: a new id cannot conflict with a compare-and-set, so the insert waits in the
         // queue (its row pinned in the cache) and the slot under the cap is taken here.
         if rows.isEnabled, storedCount.increment(ifBelow: maxSessions) {
             if rows.createPending(session, enqueue: { enqueue(.insert(session)) }) {
-                if !callerDefersCommits { try flush() }
+                if !defers { try flush() }
                 return
             }
             storedCount.subtract(1, ordering: .relaxed)
         }
-        let outcome = try write { writer -> CreateOutcome in
+        let outcome = try write(defers: defers) { writer -> CreateOutcome in
             if storedCount.load(ordering: .relaxed) >= maxSessions {
                 guard reclaimGate.admit(now: now) else { return .full }
                 try expireLocked(writer, now: now)
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
             guard try writer.insert(session) else { return .duplicate }
-            rows.writing(session.id) { row in row = session }
+            rows.writing(session.id, group: writer.groupGeneration) { row in row = session }
             storedCount.add(1, ordering: .relaxed)
             return .created
         }
@@ -343,19 +336,33 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func load(id: String, key: SessionKey, now: Int64) throws -> StoredSession? {
+        try loadNoting(id: id, key: key, now: now).session
+    }
+
+    /// `load`, and whether what it read may be uncommitted (a write of a group or queue not
+    /// committed yet; see `SQLiteRowCache`).
+    func loadNoting(id: String, key: SessionKey, now: Int64) throws -> (session: StoredSession?, uncommitted: Bool) {
         let session: StoredSession
+        let uncommitted: Bool
         if let cached = rows.get(key) {
-            session = cached
+            (session, uncommitted) = cached
         } else {
             let seen = rows.currentEpoch()
-            guard let read = try withReader({ try $0.session(id: id) }) else { return nil }
-            rows.fill(read, seen: seen)
+            let (read, group) = try withReaderNoting { try $0.session(id: id) }
+            guard let read else { return (nil, group != 0 && rows.isUncommitted(0, group: group)) }
+            rows.fill(read, seen: seen, group: group)
             session = read
+            uncommitted = rows.isUncommitted(0, group: group)
         }
-        return configuration.isExpired(lastUsed: session.lastUsed, now: now) ? nil : session
+        return (configuration.isExpired(lastUsed: session.lastUsed, now: now) ? nil : session, uncommitted)
     }
 
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+        try save(session, expectedRevision: expectedRevision, idempotency: idempotency, defers: false)
+    }
+
+    /// `save`, leaving the group open when `defers`.
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, defers: Bool) throws {
         // The cached row is the newest revision (every write goes through this store and updates
         // it): check the compare-and-set against it and queue the statement. A save with an
         // idempotency record is not deferred: its key is checked against the file, under the
@@ -366,7 +373,7 @@ public final class SQLiteStore: SessionStore {
             }
             switch check {
             case .saved:
-                if !callerDefersCommits { try flush() }
+                if !defers { try flush() }
                 return
             case .conflict(let current):
                 throw StoreError.conflict(currentRevision: current)
@@ -375,8 +382,8 @@ public final class SQLiteStore: SessionStore {
             }
         }
         let keyCutoff = idempotency.map { $0.createdAt &- configuration.idempotencyTTLMillis } ?? .min
-        let outcome = try write { writer in
-            try rows.writing(session.id) { row in
+        let outcome = try write(defers: defers) { writer in
+            try rows.writing(session.id, group: writer.groupGeneration) { row in
                 // Cached since the check above: statements may have been queued for it since
                 // `write` ran the queue; they go first.
                 if row != nil { try runQueued(writer) }
@@ -405,8 +412,13 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func touch(id: String, now: Int64) throws {
-        let found = try write { writer in
-            try rows.writing(id) { row in
+        try touch(id: id, now: now, defers: false)
+    }
+
+    /// `touch`, leaving the group open when `defers`.
+    func touch(id: String, now: Int64, defers: Bool) throws {
+        let found = try write(defers: defers) { writer in
+            try rows.writing(id, group: writer.groupGeneration) { row in
                 if row != nil { try runQueued(writer) }
                 let found = try writer.touch(id: id, now: now)
                 if found, var current = row {
@@ -422,8 +434,13 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func delete(id: String, expectedRevision: Int?) throws -> Bool {
-        let outcome = try write { writer -> SQLiteWriter.DeleteOutcome in
-            try rows.writing(id) { row in
+        try delete(id: id, expectedRevision: expectedRevision, defers: false)
+    }
+
+    /// `delete`, leaving the group open when `defers`.
+    func delete(id: String, expectedRevision: Int?, defers: Bool) throws -> Bool {
+        let outcome = try write(defers: defers) { writer -> SQLiteWriter.DeleteOutcome in
+            try rows.writing(id, group: writer.groupGeneration) { row in
                 // Queued statements for the row go first, so the revision checked is the newest.
                 if row != nil { try runQueued(writer) }
                 let outcome = try writer.delete(id: id, expectedRevision: expectedRevision)
@@ -444,10 +461,15 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
-        guard let record = try withReader({ try $0.idempotencyRecord(sessionID: sessionID, key: key) }),
-            !configuration.isExpired(createdAt: record.createdAt, now: now)
-        else { return nil }
-        return record
+        try idempotencyRecordNoting(sessionID: sessionID, key: key, now: now).record
+    }
+
+    /// `idempotencyRecord`, and whether what it read may be uncommitted.
+    func idempotencyRecordNoting(sessionID: String, key: String, now: Int64) throws -> (record: IdempotencyRecord?, uncommitted: Bool) {
+        let (record, group) = try withReaderNoting { try $0.idempotencyRecord(sessionID: sessionID, key: key) }
+        let uncommitted = group != 0 && rows.isUncommitted(0, group: group)
+        guard let record, !configuration.isExpired(createdAt: record.createdAt, now: now) else { return (nil, uncommitted) }
+        return (record, uncommitted)
     }
 
     public func expire(now: Int64) throws -> Int {
@@ -491,6 +513,12 @@ public final class SQLiteStore: SessionStore {
     /// While a group is open or statements are queued, what they write is not committed yet: then
     /// the queue is run and the read goes through the writing connection, which sees it.
     private func withReader<T: Sendable>(_ body: (SQLiteReader) throws -> T) throws -> T {
+        try withReaderNoting(body).value
+    }
+
+    /// `withReader`, and the group it read in through the writing connection (0: a reader, which
+    /// sees only committed rows).
+    private func withReaderNoting<T: Sendable>(_ body: (SQLiteReader) throws -> T) throws -> (value: T, group: UInt64) {
         if queued.load(ordering: .sequentiallyConsistent) > 0 || groupIsOpen.load(ordering: .sequentiallyConsistent) {
             return try writer.withLock { writer in
                 do {
@@ -498,17 +526,17 @@ public final class SQLiteStore: SessionStore {
                 } catch {
                     throw abandonGroup(writer, after: error)
                 }
-                return try body(writer.ownReads)
+                return (try body(writer.ownReads), writer.groupIsOpen ? writer.groupGeneration : 0)
             }
         }
         let start = Int(nextReader.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(readers.count))
         for offset in 0..<readers.count {
             let slot = readers[(start + offset) % readers.count]
             if let result = try slot.reader.withLockIfAvailable({ reader in try body(reader) }) {
-                return result
+                return (result, 0)
             }
         }
-        return try readers[start].reader.withLock { reader in try body(reader) }
+        return (try readers[start].reader.withLock { reader in try body(reader) }, 0)
     }
 
     /// The expiry pass, in the group; the caller holds the writer lock. Updates the cached count;
@@ -522,7 +550,7 @@ public final class SQLiteStore: SessionStore {
         if !expired.isEmpty {
             storedCount.subtract(expired.count, ordering: .relaxed)
             for id in expired {
-                rows.writing(id) { row in row = nil }
+                rows.writing(id, group: writer.groupGeneration) { row in row = nil }
                 writer.groupChanges.append((id, .deleted))
             }
         }
@@ -543,15 +571,6 @@ public final class SQLiteStore: SessionStore {
             rows.wroteMany()
             storedCount.add(count, ordering: .relaxed)
         }
-    }
-
-    /// The thread-specific mark of `deferCommitsOnCurrentThread()`: the store the thread defers for.
-    private enum DeferringThread {
-        /// nil if the process has no thread-specific key left: then no thread defers its commits.
-        static let key: pthread_key_t? = {
-            var key = pthread_key_t()
-            return pthread_key_create(&key, nil) == 0 ? key : nil
-        }()
     }
 
     /// `mkdir -p` of the directory holding `path`.

@@ -55,6 +55,8 @@ final class SQLiteWriter: @unchecked Sendable {
     var groupChanges: [(id: String, change: SessionChange)] = []
     /// The sequence number of the last queued statement run in a group (see `SQLiteStore`).
     var groupSeq: UInt64 = 0
+    /// Counts the groups opened: the number of the open (or last) group.
+    var groupGeneration: UInt64 = 0
 
     init(connection: SQLiteConnection) throws {
         self.connection = connection
@@ -105,6 +107,7 @@ final class SQLiteWriter: @unchecked Sendable {
         defer { begin.reset() }
         try begin.run()
         groupIsOpen = true
+        groupGeneration += 1
     }
 
     /// Commits the group transaction. On an error the transaction may still be open: the caller

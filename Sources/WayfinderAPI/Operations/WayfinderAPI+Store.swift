@@ -1,0 +1,71 @@
+import WayfinderHTTP
+import WayfinderStore
+
+/// The HTTP server's loops are where the store does its IO for the requests they handle (a
+/// Redis reply arrives through the loop's epoll; SQLite commits a round's writes at its end).
+extension HTTPEventLoop: StoreLoop {}
+
+/// A store call's outcome, handed to the rest of an operation.
+typealias Then<T> = @Sendable (Result<T, any Error>) -> Void
+
+/// The store's non-blocking calls as the operations make them: on the request's loop (nil: any
+/// thread), timed in the metrics.
+extension WayfinderAPI {
+    func load(_ id: String, key: SessionKey, on loop: (any StoreLoop)?, _ then: @escaping Then<StoredSession?>) {
+        let started = WallClock.monotonicNanos()
+        store.load(id: id, key: key, now: WallClock.nowMillis(), on: loop) { [metrics] result in
+            metrics.storeOperation(.load, since: started)
+            then(result)
+        }
+    }
+
+    func save(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
+        _ then: @escaping Then<Void>
+    ) {
+        let started = WallClock.monotonicNanos()
+        store.save(session, expectedRevision: expectedRevision, idempotency: idempotency, on: loop) { [metrics] result in
+            metrics.storeOperation(.save, since: started)
+            then(result)
+        }
+    }
+
+    func create(_ session: StoredSession, now: Int64, on loop: (any StoreLoop)?, _ then: @escaping Then<Void>) {
+        let started = WallClock.monotonicNanos()
+        store.create(session, maxSessions: configuration.maxSessions, now: now, on: loop) { [metrics] result in
+            metrics.storeOperation(.create, since: started)
+            then(result)
+        }
+    }
+
+    func delete(_ id: String, expectedRevision: Int?, on loop: (any StoreLoop)?, _ then: @escaping Then<Bool>) {
+        let started = WallClock.monotonicNanos()
+        store.delete(id: id, expectedRevision: expectedRevision, on: loop) { [metrics] result in
+            metrics.storeOperation(.delete, since: started)
+            then(result)
+        }
+    }
+
+    func idempotencyRecord(_ id: String, key: String, on loop: (any StoreLoop)?, _ then: @escaping Then<IdempotencyRecord?>) {
+        let started = WallClock.monotonicNanos()
+        store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis(), on: loop) { [metrics] result in
+            metrics.storeOperation(.idempotency, since: started)
+            then(result)
+        }
+    }
+
+    func ping(on loop: (any StoreLoop)?, _ then: @escaping Then<Void>) {
+        let started = WallClock.monotonicNanos()
+        store.ping(on: loop) { [metrics] result in
+            metrics.storeOperation(.ping, since: started)
+            then(result)
+        }
+    }
+
+    /// `load` for async code (effects): on any thread, without blocking one.
+    func load(_ id: String, key: SessionKey) async throws -> StoredSession? {
+        try await withCheckedThrowingContinuation { continuation in
+            load(id, key: key, on: nil) { continuation.resume(with: $0) }
+        }
+    }
+}

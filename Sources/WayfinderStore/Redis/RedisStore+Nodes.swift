@@ -1,0 +1,183 @@
+import Synchronization
+
+/// What spans every node: expiry, the session count and the cap in a cluster, readiness, and
+/// the cluster's slot map.
+extension RedisStore {
+    /// The session count: the sum over the masters of their indexes (`ZCARD`).
+    public func count(now: Int64, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        eachMaster(on: loop, done) { [self] node, tags, client, reply in
+            evaluate(.count, keys: [], to: .node(node), on: client) { command in
+                for tag in tags { command.add(tag) }
+            } _: { [self] result in
+                reply(Result {
+                    let value = try result.get()
+                    guard case .integer(let count) = value else { throw unexpected(value, "count") }
+                    return count
+                })
+            }
+        } combine: { $0.reduce(0, +) }
+    }
+
+    /// `PING` to every master (and, in a cluster, a slot map that covers every slot).
+    public func ping(on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        if !topology.isComplete {
+            refreshSoon()
+            return done(.failure(StoreError.unavailable("redis cluster \(endpoint): not every slot has a known master")))
+        }
+        eachMaster(on: loop, done) { [self] node, _, client, reply in
+            send(RedisCommand("PING"), to: .node(node), on: client) { [self] result in
+                reply(Result {
+                    let value = try result.get()
+                    guard value == .status("PONG") else { throw unexpected(value, "PING") }
+                })
+            }
+        } combine: { _ in () }
+    }
+
+    /// Deletes the sessions expired at `now` and old idempotency records on every master, in
+    /// batches of `batchLimit`; publishes `.deleted` for each session.
+    func expireAll(now: Int64, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        reclaimGate.noteExpiryPass(now: now)
+        eachMaster(on: nil, done) { [self] node, tags, client, reply in
+            expire(node, tags: tags, now: now, on: client, total: 0, reply)
+        } combine: { $0.reduce(0, +) }
+    }
+
+    private func expire(
+        _ node: RedisNodeAddress, tags: [String], now: Int64, on client: RedisLoopClient, total: Int,
+        _ reply: @escaping (Result<Int, any Error>) -> Void
+    ) {
+        evaluate(.expire, keys: [], to: .node(node), on: client) { [self] command in
+            command.add(now &- configuration.ttlMillis)
+            command.add(now &- configuration.idempotencyTTLMillis)
+            command.add(batchLimit)
+            command.add(channel)
+            command.add(origin)
+            for tag in tags { command.add(tag) }
+        } _: { [self] result in
+            do {
+                let value = try result.get()
+                guard case .array(let parts) = value, parts.count == 2, case .array(let ids) = parts[0], let records = parts[1].integer
+                else { throw unexpected(value, "expire") }
+                for id in ids {
+                    if let id = id.text { changes.publish(id, .deleted) }
+                }
+                if ids.count < batchLimit && records < batchLimit { return reply(.success(total + ids.count)) }
+                expire(node, tags: tags, now: now, on: client, total: total + ids.count, reply)
+            } catch {
+                reply(.failure(error))
+            }
+        }
+    }
+
+    /// Runs `operation` on every master (with the tags of its slots' indexes; none for a single
+    /// Redis), then gives `combine` of their results, or the first failure.
+    private func eachMaster<Part, Whole>(
+        on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Whole, any Error>) -> Void,
+        _ operation: @escaping @Sendable (RedisNodeAddress, [String], RedisLoopClient, @escaping (Result<Part, any Error>) -> Void) -> Void,
+        combine: @escaping @Sendable ([Part]) -> Whole
+    ) {
+        let masters = topology.masters
+        guard !masters.isEmpty else {
+            refreshSoon()
+            return done(.failure(StoreError.unavailable("redis cluster \(endpoint): no master known yet")))
+        }
+        withClient(loop, refused: { done(.failure($0)) }) { client in
+            var parts: [Part] = []
+            var failed = false
+            var waiting = masters.count
+            for (node, slots) in masters {
+                operation(node, slots.map { RedisSlots.slotTags[$0] }, client) { result in
+                    waiting -= 1
+                    switch result {
+                    case .success(let part): parts.append(part)
+                    case .failure(let error):
+                        if !failed { done(.failure(error)) }
+                        failed = true
+                    }
+                    if waiting == 0 && !failed { done(.success(combine(parts))) }
+                }
+            }
+        }
+    }
+
+    // MARK: The cap in a cluster
+
+    /// Whether a create may proceed: the last count of every master (at most a second old; a
+    /// newer one is asked for when it is older) plus the creates since is below `max`. At the cap,
+    /// an expiry pass runs (at most every `ttl/100`) to make room for later creates.
+    func clusterHasRoom(_ max: Int, now: Int64) -> Bool {
+        let (value, at, since) = clusterCount.withLock { ($0.value, $0.at, $0.createdSince) }
+        if RedisLink.nowMillis() - at > 1_000 { refreshCount() }
+        guard let value, value + since >= max else { return true }
+        if reclaimGate.admit(now: now) {
+            expireAll(now: now) { [weak self] _ in self?.refreshCount() }
+        }
+        return false
+    }
+
+    /// Counts a create made since the last count (a cluster's cap).
+    func noteCreated() {
+        guard topology.isCluster else { return }
+        clusterCount.withLock { $0.createdSince += 1 }
+    }
+
+    private func refreshCount() {
+        let asked = RedisLink.nowMillis()
+        clusterCount.withLock { $0.at = asked }  // one request at a time: the next after a second
+        count(now: 0, on: nil) { [weak self] result in
+            guard case .success(let value) = result else { return }
+            self?.clusterCount.withLock { $0 = (value, asked, 0) }
+        }
+    }
+
+    // MARK: The slot map
+
+    /// A connection failed (`address`) or a node redirected us (nil): a name is resolved again,
+    /// and a cluster's slot map refreshed.
+    func trouble(at address: RedisNodeAddress?) {
+        if let address, !RedisResolver.isNumeric(address.host) {
+            io.execute { [settings] in settings.resolver.resolve(address.host) }
+        }
+        refreshSoon()
+    }
+
+    /// Refreshes the slot map on the store's thread, one refresh at a time; again after 100 ms
+    /// if more trouble was reported meanwhile.
+    func refreshSoon() {
+        guard topology.isCluster, !refreshing.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        refreshMap { [weak self] _ in
+            guard let self else { return }
+            refreshing.store(false, ordering: .releasing)
+            if topology.takeRefreshRequest() || !topology.isComplete {
+                io.schedule(afterMilliseconds: 100) { [weak self] in self?.refreshSoon() }
+            }
+        }
+    }
+
+    /// Asks the known nodes, one after the other, for `CLUSTER SLOTS` (on the store's thread).
+    func refreshMap(_ done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        withClient(nil, refused: { done(.failure($0)) }) { [self] client in
+            _ = topology.takeRefreshRequest()
+            askForMap(topology.candidates, at: 0, on: client, done)
+        }
+    }
+
+    private func askForMap(
+        _ candidates: [RedisNodeAddress], at index: Int, on client: RedisLoopClient,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        guard index < candidates.count else {
+            return done(.failure(StoreError.unavailable("redis cluster \(endpoint): no node answered CLUSTER SLOTS")))
+        }
+        let node = candidates[index]
+        var command = RedisCommand("CLUSTER")
+        command.add("SLOTS")
+        client.send(command, to: node) { [self] result in
+            if case .success(let reply) = result, topology.apply(clusterSlots: reply, fallbackHost: node.host) {
+                return done(.success(()))
+            }
+            askForMap(candidates, at: index + 1, on: client, done)
+        }
+    }
+}

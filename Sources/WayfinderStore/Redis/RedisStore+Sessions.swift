@@ -1,0 +1,192 @@
+/// The operations on one session, without blocking: each sends one command (or script) to the
+/// node serving the session's slot and answers when its reply arrives.
+extension RedisStore {
+    /// Creates the session (the cap: see "Atomicity" on `RedisStore`); publishes `.deleted` for
+    /// sessions reclaimed at the cap.
+    public func create(
+        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        if topology.isCluster && !clusterHasRoom(maxSessions, now: now) {
+            return done(.failure(StoreError.sessionLimit))
+        }
+        let (live, records) = indexKeys(session.id)
+        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records]
+        withClient(loop, refused: { done(.failure($0)) }) { [self] client in
+            evaluate(.create, keys: keys, to: .session(session.id), on: client, writes: true) { command in
+                command.add(session.id)
+                command.add(session.revision)
+                command.add(session.tokenHash)
+                command.add(session.state)
+                command.add(session.lastUsed)
+                command.add(sessionKeyTTL)
+                command.add(topology.isCluster ? -1 : maxSessions)
+                command.add(now &- configuration.ttlMillis)
+                command.add(channel)
+                command.add(origin)
+                command.add(batchLimit)
+            } _: { [self] result in
+                done(Result {
+                    let reply = try result.get()
+                    guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "create") }
+                    for part in parts.dropFirst() {
+                        if let id = part.text { changes.publish(id, .deleted) }
+                    }
+                    switch outcome {
+                    case "ok": noteCreated()
+                    case "dup": throw StoreError.duplicateID
+                    case "limit": throw StoreError.sessionLimit
+                    default: throw unexpected(reply, "create")
+                    }
+                })
+            }
+        }
+    }
+
+    /// The session (`HMGET`), or nil if absent or expired at `now`.
+    public func load(
+        id: String, key: SessionKey, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<StoredSession?, any Error>) -> Void
+    ) {
+        var command = RedisCommand("HMGET")
+        command.add(sessionKey(id))
+        for field in ["rev", "token", "state", "used"] { command.add(field) }
+        withClient(loop, refused: { done(.failure($0)) }) { [self, command] client in
+            send(command, to: .session(id), on: client) { [self] result in
+                done(Result {
+                    let reply = try result.get()
+                    guard case .array(let fields) = reply, fields.count == 4 else { throw unexpected(reply, "load") }
+                    if fields[0] == .null { return nil }
+                    guard let revision = fields[0].integer, let tokenHash = fields[1].bytes, let state = fields[2].bytes,
+                        let lastUsed = fields[3].integer
+                    else { throw StoreError.unavailable("redis: corrupt session hash \(sessionKey(id))") }
+                    if configuration.isExpired(lastUsed: Int64(lastUsed), now: now) { return nil }
+                    return StoredSession(id: id, tokenHash: tokenHash, revision: revision, state: state, lastUsed: Int64(lastUsed))
+                })
+            }
+        }
+    }
+
+    /// Compare-and-set of the session with its idempotency record, in one script; publishes
+    /// `.saved` when the revision changed.
+    public func save(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        let (live, records) = indexKeys(session.id)
+        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records]
+            + (idempotency.map { [recordKey(session.id, $0.key)] } ?? [])
+        withClient(loop, refused: { done(.failure($0)) }) { [self] client in
+            evaluate(.save, keys: keys, to: .session(session.id), on: client, writes: true) { command in
+                command.add(session.id)
+                command.add(expectedRevision)
+                command.add(session.revision)
+                command.add(session.tokenHash)
+                command.add(session.state)
+                command.add(session.lastUsed)
+                command.add(sessionKeyTTL)
+                command.add(channel)
+                command.add(origin)
+                if let idempotency {
+                    command.add(idempotency.key)
+                    command.add(RedisRecordCoding.encode(idempotency))
+                    command.add(idempotency.createdAt)
+                    command.add(recordKeyTTL)
+                    command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
+                    command.add(configuration.idempotencyRecordsPerSession)
+                }
+            } _: { [self] result in
+                done(Result {
+                    let reply = try result.get()
+                    guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "save") }
+                    switch outcome {
+                    case "ok":
+                        if session.revision != expectedRevision { changes.publish(session.id, .saved(revision: session.revision)) }
+                    case "notfound":
+                        throw StoreError.notFound
+                    case "keytaken":
+                        throw StoreError.idempotencyKeyTaken
+                    case "conflict":
+                        guard parts.count == 2, let current = parts[1].integer else { throw unexpected(reply, "save") }
+                        throw StoreError.conflict(currentRevision: current)
+                    default:
+                        throw unexpected(reply, "save")
+                    }
+                })
+            }
+        }
+    }
+
+    /// Moves `used` forward (and the keys' Redis TTLs).
+    public func touch(id: String, now: Int64, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let keys = [sessionKey(id), keyIndexKey(id), indexKeys(id).live]
+        withClient(loop, refused: { done(.failure($0)) }) { [self] client in
+            evaluate(.touch, keys: keys, to: .session(id), on: client) { command in
+                command.add(id)
+                command.add(now)
+                command.add(sessionKeyTTL)
+            } _: { [self] result in
+                done(Result {
+                    let reply = try result.get()
+                    switch reply {
+                    case .integer(1): return
+                    case .integer(0): throw StoreError.notFound
+                    default: throw unexpected(reply, "touch")
+                    }
+                })
+            }
+        }
+    }
+
+    /// Deletes the session and its records (at `expectedRevision` only, if given); publishes `.deleted`.
+    public func delete(
+        id: String, expectedRevision: Int?, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        let (live, records) = indexKeys(id)
+        let keys = [sessionKey(id), keyIndexKey(id), live, records]
+        withClient(loop, refused: { done(.failure($0)) }) { [self] client in
+            evaluate(.delete, keys: keys, to: .session(id), on: client, writes: true) { command in
+                command.add(id)
+                command.add(channel)
+                command.add(origin)
+                if let expectedRevision { command.add(expectedRevision) }
+            } _: { [self] result in
+                done(Result {
+                    let reply = try result.get()
+                    if case .array(let parts) = reply, parts.count == 2, parts[0].text == "conflict", let current = parts[1].integer {
+                        throw StoreError.conflict(currentRevision: current)
+                    }
+                    guard case .integer(let existed) = reply else { throw unexpected(reply, "delete") }
+                    if existed == 1 { changes.publish(id, .deleted) }
+                    return existed == 1
+                })
+            }
+        }
+    }
+
+    /// The record stored for `key`, if its key is still listed and it is younger than the TTL.
+    public func idempotencyRecord(
+        sessionID: String, key: String, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<IdempotencyRecord?, any Error>) -> Void
+    ) {
+        let keys = [keyIndexKey(sessionID), recordKey(sessionID, key)]
+        withClient(loop, refused: { done(.failure($0)) }) { [self] client in
+            evaluate(.idempotencyRecord, keys: keys, to: .session(sessionID), on: client) { command in
+                command.add(key)
+            } _: { [self] result in
+                done(Result {
+                    let reply = try result.get()
+                    switch reply {
+                    case .null:
+                        return nil
+                    case .string(let bytes):
+                        let record = try RedisRecordCoding.decode(bytes, sessionID: sessionID, key: key)
+                        return configuration.isExpired(createdAt: record.createdAt, now: now) ? nil : record
+                    default:
+                        throw unexpected(reply, "idempotencyRecord")
+                    }
+                })
+            }
+        }
+    }
+}
