@@ -3,7 +3,9 @@ import Synchronization
 /// In-process notifications of session changes, keyed by session id.
 ///
 /// The memory and SQLite stores publish into it after each successful save, delete and expiry; a
-/// networked store (Redis) can feed the same class from its own pub/sub.
+/// networked store (Redis) feeds it from its own pub/sub too: other instances' changes made
+/// after the subscriber's next read through the store (subscribe, then read, as the API does)
+/// reach it.
 ///
 /// Delivery rules, per subscription:
 /// - handlers run synchronously on the publishing thread, one at a time per subscription;
@@ -26,8 +28,19 @@ public final class ChangeFeed: Sendable {
     /// session, and a writer publishes after its write: whichever comes second sees the other.
     private let subscriptions = Atomic<Int>(0)
 
+    /// Told the session id of each new subscription before `subscribe` returns.
+    private let onSubscribe: (@Sendable (String) -> Void)?
+
     public init() {
         shards = (0..<Self.shardCount).map { _ in Shard() }
+        onSubscribe = nil
+    }
+
+    /// A feed whose new subscriptions are told to `onSubscribe` first (a networked store makes
+    /// sure there that changes of the session reach this process).
+    init(onSubscribe: @escaping @Sendable (String) -> Void) {
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+        self.onSubscribe = onSubscribe
     }
 
     /// Registers `handler` for the changes of `sessionID` until the subscription is cancelled or
@@ -35,6 +48,7 @@ public final class ChangeFeed: Sendable {
     public func subscribe(
         _ sessionID: String, _ handler: @escaping @Sendable (SessionChange) -> Void
     ) -> Subscription {
+        onSubscribe?(sessionID)
         let subscriber = Subscriber(handler: handler)
         subscriptions.add(1, ordering: .sequentiallyConsistent)
         shard(for: sessionID).subscribers.withLock { table in
@@ -52,6 +66,13 @@ public final class ChangeFeed: Sendable {
         for subscriber in targets {
             subscriber.deliver(change)
         }
+    }
+
+    /// The sessions that have subscribers now.
+    var watchedSessions: Set<String> {
+        var watched = Set<String>()
+        for shard in shards { shard.subscribers.withLock { watched.formUnion($0.keys) } }
+        return watched
     }
 
     /// The number of live subscriptions for `sessionID` (for metrics and tests).

@@ -133,6 +133,8 @@ struct RedisStoreTests {
         let arrivals = ArrivalClock()
         let subscription = b.changes.subscribe(session.id) { arrivals.record($0) }
         defer { subscription.cancel() }
+        // A subscriber reads after subscribing (as the API does): changes made after that read reach it.
+        #expect(try b.load(id: session.id, now: Fixture.t0) == session)
 
         var current = session
         var latencies: [Duration] = []
@@ -169,6 +171,7 @@ struct RedisStoreTests {
         let markerArrivals = ArrivalClock()
         let markerSubscription = a.changes.subscribe(marker.id) { markerArrivals.record($0) }
         defer { markerSubscription.cancel() }
+        _ = try a.load(id: marker.id, now: Fixture.t0)
         try b.save(Fixture.next(marker), expectedRevision: 1, idempotency: nil)
         #expect(markerArrivals.wait(for: .saved(revision: 2), timeout: .seconds(2)) != nil)
         #expect(recorder.changes == [])
@@ -186,6 +189,7 @@ struct RedisStoreTests {
         let arrivals = ArrivalClock()
         let subscription = b.changes.subscribe(idle.id) { arrivals.record($0) }
         defer { subscription.cancel() }
+        _ = try b.load(id: idle.id, now: Fixture.t0)
         #expect(try a.expire(now: Fixture.t0 + 1_001) == 1)
         #expect(arrivals.wait(for: .deleted, timeout: .seconds(2)) != nil)
         #expect(try b.count(now: Fixture.t0 + 1_001) == 0)
@@ -248,7 +252,7 @@ struct RedisStoreTests {
     // MARK: Outage
 
     @Test func anOutageIsUnavailableQuicklyAndTheStoreRecoversByItself() throws {
-        let server = try RedisServer()
+        let server = try RedisServer(appendfsync: "always")
         let a = try RedisStore(url: server.url(), configuration: StoreConfiguration())
         let b = try RedisStore(url: server.url(), configuration: StoreConfiguration())
         defer {
@@ -275,11 +279,13 @@ struct RedisStoreTests {
         }
 
         try server.start()  // same port and directory
+        // Each store's connections come back after their back-off (at most a second).
         let deadline = ContinuousClock.now + .seconds(5)
-        while (try? a.ping()) == nil, ContinuousClock.now < deadline {
+        while (try? a.ping()) == nil || (try? b.ping()) == nil, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.02)
         }
         try a.ping()
+        try b.ping()
         // The data saved before the outage is there, and the same store objects work again.
         #expect(try a.load(id: session.id, now: Fixture.t0) == saved)
         #expect(try b.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == record)

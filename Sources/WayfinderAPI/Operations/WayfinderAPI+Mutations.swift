@@ -17,25 +17,90 @@ extension WayfinderAPI {
     /// The rendering of a new revision is remembered only once it is stored, so a writer that
     /// loses a race never leaves its state in the cache under the winner's revision.
     /// An action that asks for effects is answered later (``settle(_:_:)``).
+    ///
+    /// A session this instance read or stored recently is changed without reading it first
+    /// (``applyToKnown(_:_:)``): one trip to the store instead of two.
     func mutate(
         _ id: String, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply,
         action makeAction: @escaping @Sendable (RequestBody) throws -> Action
     ) throws {
         let cacheKey = SessionKey(id)
+        let mutation = { @Sendable (reply: @escaping Reply) throws -> Mutation in
+            let body = try RequestBody.read(request)
+            let key = try self.idempotencyKey(request)
+            let fingerprint = key.map { _ in
+                SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
+            }
+            return Mutation(
+                id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
+                ifMatch: request.headers["If-Match"], context: context, loop: loop, reply: reply)
+        }
+        if let known = knownSession(cacheKey, request) {
+            let m = try mutation(reply)
+            if applyToKnown(m, known) { return }
+        }
         authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop) { [self] result in
             do {
                 let session = try result.get()
-                let body = try RequestBody.read(request)
-                let key = try idempotencyKey(request)
-                let fingerprint = key.map { _ in
-                    SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
-                }
-                let mutation = Mutation(
-                    id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
-                    ifMatch: request.headers["If-Match"], context: context, loop: loop, reply: reply)
-                attempt(mutation, on: session, turn: 0)
+                attempt(try mutation(reply), on: session, turn: 0)
             } catch {
                 reply(.failure(error))
+            }
+        }
+    }
+
+    /// The session as this instance last read or stored it, if the request's token is the one
+    /// verified for it and it was used within the touch interval (so it is not expired, and needs
+    /// no touch): a mutation may then skip reading it.
+    private func knownSession(_ key: SessionKey, _ request: HTTPRequest) -> StoredSession? {
+        guard let known = cache.known(key), WallClock.nowMillis() - known.lastUsed <= touchIntervalMillis,
+            let token = try? Credentials.bearerToken(request, allowQuery: false),
+            cache.tokenWasVerified(key, token: token, tokenHash: known.tokenHash)
+        else { return nil }
+        return known
+    }
+
+    /// Applies the action to the last known revision and stores it with compare-and-set, without
+    /// reading the session first. Returns false, having answered nothing, when that cannot decide
+    /// the answer (the state of that revision is not cached, `If-Match` names another revision,
+    /// the action is refused or changes nothing, or asks for effects, which run only after the
+    /// replay check): then the mutation reads the session as usual. A lost race (another writer
+    /// came first) or a taken idempotency key continues as usual too, after reading.
+    private func applyToKnown(_ m: Mutation, _ known: StoredSession) -> Bool {
+        if let ifMatch = m.ifMatch, !ETag.ifMatch(ifMatch, revision: known.revision) { return false }
+        guard let state = cache.state(m.cacheKey, revision: known.revision), let action = try? m.makeAction(m.body) else { return false }
+        var memo = cache.memo(m.cacheKey) ?? RenderMemo()
+        guard let outcome = try? engine.reduce(state, action, memo: &memo), outcome.changed, outcome.effects.isEmpty else { return false }
+        commit(
+            outcome, status: 200, session: known, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
+            fingerprint: m.fingerprint, memo: memo, on: m.loop
+        ) { [self] result in
+            switch result {
+            case .success(let response):
+                if case .trigger(let route) = action { metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name) }
+                m.reply(.success(response))
+            case .failure(StoreError.conflict(let current)) where m.ifMatch != nil:
+                m.reply(.failure(APIError.revisionMismatch(currentRevision: current)))
+            case .failure(StoreError.conflict), .failure(StoreError.idempotencyKeyTaken):
+                reload(m, turn: 1)
+            case .failure(StoreError.notFound):
+                m.reply(.failure(APIError.notFound))
+            case .failure(let error):
+                m.reply(.failure(error))
+            }
+        }
+        return true
+    }
+
+    /// Reads the session again and takes another turn.
+    private func reload(_ m: Mutation, turn: Int) {
+        load(m.id, key: m.cacheKey, on: m.loop) { [self] result in
+            switch result {
+            case .success(let fresh?):
+                cache.noteKnown(m.cacheKey, fresh)
+                attempt(m, on: fresh, turn: turn)
+            case .success(nil): m.reply(.failure(APIError.notFound))
+            case .failure(let error): m.reply(.failure(error))
             }
         }
     }
@@ -87,13 +152,7 @@ extension WayfinderAPI {
                     m.reply(.success(response))
                 case .failure(StoreError.conflict(let current)):
                     if m.ifMatch != nil { return m.reply(.failure(APIError.revisionMismatch(currentRevision: current))) }
-                    load(m.id, key: m.cacheKey, on: m.loop) { [self] result in
-                        switch result {
-                        case .success(let fresh?): attempt(m, on: fresh, turn: turn + 1)
-                        case .success(nil): m.reply(.failure(APIError.notFound))
-                        case .failure(let error): m.reply(.failure(error))
-                        }
-                    }
+                    reload(m, turn: turn + 1)
                 case .failure(StoreError.idempotencyKeyTaken):
                     attempt(m, on: session, turn: turn + 1)  // a request with the same key was stored first: replay or refuse it
                 case .failure(let error):
@@ -155,10 +214,11 @@ extension WayfinderAPI {
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
                 headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
         }
-        save(next, expectedRevision: session.revision, idempotency: record, on: loop) { [self] result in
+        save(next, expectedRevision: session.revision, idempotency: record, on: loop) { [self, next] result in
             switch result {
             case .success:
                 cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
+                cache.noteKnown(cacheKey, next)
                 then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
             case .failure(let error):
                 then(.failure(error))

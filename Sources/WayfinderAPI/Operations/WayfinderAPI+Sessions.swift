@@ -40,7 +40,9 @@ extension WayfinderAPI {
         create(stored, now: now, on: loop) { [self] result in
             switch result {
             case .success:
-                reply(.success(created(id: id, token: token, state: state, memo: memo)))
+                let response = created(id: id, token: token, state: state, memo: memo)
+                cache.noteKnown(SessionKey(id), stored)
+                reply(.success(response))
             case .failure(StoreError.duplicateID):
                 do {
                     try createSession(context: context, deepLink: deepLink, attempt: attempt + 1, on: loop, reply)
@@ -186,6 +188,7 @@ extension WayfinderAPI {
         load(id, key: key, on: loop) { [self] result in
             then(Result {
                 guard let session = try result.get() else { throw APIError.notFound }
+                cache.noteKnown(key, session)
                 if !cache.tokenWasVerified(key, token: token, tokenHash: session.tokenHash) {
                     guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
                     cache.noteVerified(key, token: token, tokenHash: session.tokenHash)

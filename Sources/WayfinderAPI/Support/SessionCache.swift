@@ -6,8 +6,10 @@ import WayfinderStore
 ///
 /// Not a second source of truth: an entry is used only for the exact revision it holds, and a
 /// revision's state and rendering never change (the store's compare-and-set guarantees a
-/// revision names one state; a group commit that the store rolls back, which would free a revision
-/// to name another state, empties the cache). Bounded: a full shard is simply cleared.
+/// revision names one state, and the API records a revision only once the store answered that
+/// it is stored). The session's last stored revision as this instance knows it (`known`) is a
+/// hint for a mutation, which the store's compare-and-set checks. Bounded: a full shard is
+/// simply cleared.
 final class SessionCache: Sendable {
     /// A class, so a lookup retains one reference instead of copying every field out of the
     /// table. `@unchecked Sendable`: entries are read and written only under their shard's lock.
@@ -24,6 +26,8 @@ final class SessionCache: Sendable {
         /// same token again needs no SHA-256 (see `tokenWasVerified`).
         var verifiedToken: String?
         var verifiedHash: [UInt8]?
+        /// The session as this instance last read or stored it, without its state's bytes.
+        var known: StoredSession?
 
         init(revision: Int, state: SessionState?, body: [UInt8]?, memo: RenderMemo?) {
             self.revision = revision
@@ -110,6 +114,30 @@ final class SessionCache: Sendable {
         }
     }
 
+    /// The session as this instance last read or stored it (its `state` bytes left out): another
+    /// instance may have changed it since.
+    func known(_ key: SessionKey) -> StoredSession? {
+        lookup(key, revision: nil) { $0.known }
+    }
+
+    /// Remembers `session` (read from or stored in the store) as the last known (if the session has
+    /// an entry, or there is room for one).
+    func noteKnown(_ key: SessionKey, _ session: StoredSession) {
+        guard perShard > 0 else { return }
+        var meta = session
+        meta.state = []
+        let limit = perShard
+        shard(key).withLock { table in
+            if let entry = table[key] {
+                entry.known = meta
+            } else if table.count < limit {
+                let entry = Entry(revision: session.revision, state: nil, body: nil, memo: nil)
+                entry.known = meta
+                table[key] = entry
+            }
+        }
+    }
+
     /// Keeps the memo of the session's last stored encoding (if the session has an entry).
     func putStoredMemo(_ key: SessionKey, _ memo: StateCodec.Memo) {
         guard perShard > 0 else { return }
@@ -142,9 +170,5 @@ final class SessionCache: Sendable {
         _ = shard(key).withLock { $0.removeValue(forKey: key) }
     }
 
-    /// Empties the cache: after the store rolled back writes whose revisions it may hold.
-    func removeAll() {
-        for shard in shards { shard.withLock { $0.removeAll() } }
-    }
 }
 

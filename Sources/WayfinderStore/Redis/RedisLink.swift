@@ -9,7 +9,7 @@ import Glibc
 /// `AUTH` and `SELECT` go first, then what was queued. A failure (refused, reset, protocol error,
 /// no reply within the timeout) closes the socket and fails every command in flight with
 /// `.unavailable` (their outcome is unknown); for the back-off that follows (50 ms, doubling to
-/// 2 s while failures repeat) new commands fail at once, then the next one connects again.
+/// 1 s while failures repeat) new commands fail at once, then the next one connects again.
 ///
 /// With `waitReplicas` > 0, the writes (`RedisCommand.writes`) of one round are followed by one
 /// `WAIT n timeout`; their handlers get their replies only once it answers, and `.unavailable`
@@ -357,7 +357,7 @@ final class RedisLink {
         writing = false
         if backOff {
             state = .backingOff(until: Self.nowMillis() + backoffMillis)
-            backoffMillis = min(backoffMillis * 2, 2_000)
+            backoffMillis = min(backoffMillis * 2, 1_000)
         } else {
             state = .idle
         }

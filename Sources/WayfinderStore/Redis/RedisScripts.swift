@@ -2,7 +2,8 @@
 ///
 /// Redis runs a script alone (no other command interleaves), so a compare-and-set, the writes of
 /// its idempotency record, its index entries and its notification are one step for every
-/// instance sharing the server. The key layout is documented on `RedisStore`: a session's keys
+/// instance sharing the server. A change is published only if an instance watches the session
+/// (`RedisWatches`). The key layout is documented on `RedisStore`: a session's keys
 /// are declared in `KEYS` (they share the session's slot, so a cluster runs the script on the
 /// node that holds them); keys derived inside a script (another record of the same session,
 /// sessions found in the same slot's index) are in the same slot. `expire` and `count` run once
@@ -20,6 +21,11 @@ enum RedisScript: Int, CaseIterable, Sendable {
         local function skey(id) return P .. 's:{' .. id .. '}' end
         local function ikey(id) return P .. 'ik:{' .. id .. '}' end
         local function rkey(id, key) return P .. 'i:{' .. id .. '}:' .. key end
+        -- Publishes a change of session `id` if some instance watches it (has event streams or
+        -- long polls on it: `wf:w:{id}` exists), so unwatched changes cost no message.
+        local function notify(channel, id, message)
+          if redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then redis.call('PUBLISH', channel, message) end
+        end
         -- The index pairs (sessions by use, records by age) named by ARGV[first...]: slot tags in
         -- a cluster, none for a single Redis (its one pair).
         local function indexes(first)
@@ -28,9 +34,11 @@ enum RedisScript: Int, CaseIterable, Sendable {
           for i = first, #ARGV do pairs[#pairs + 1] = {P .. 'live:{' .. ARGV[i] .. '}', P .. 'irec:{' .. ARGV[i] .. '}'} end
           return pairs
         end
-        -- Deletes a session's hash, its idempotency records and index entries; 1 if the hash existed.
+        -- Deletes a session's hash, its idempotency records, index entries and watchers (notify
+        -- first); 1 if the hash existed.
         local function purge(id, live, irec)
           local existed = redis.call('DEL', skey(id))
+          redis.call('DEL', P .. 'w:{' .. id .. '}')
           local index = ikey(id)
           for _, key in ipairs(redis.call('ZRANGE', index, 0, -1)) do
             redis.call('DEL', rkey(id, key))
@@ -61,8 +69,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 if max >= 0 and redis.call('ZCARD', KEYS[3]) >= max then
                   local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[9], 'LIMIT', 0, tonumber(ARGV[12]))
                   for _, old in ipairs(expired) do
+                    notify(ARGV[10], old, old .. ' deleted ' .. ARGV[11])
                     purge(old, KEYS[3], KEYS[4])
-                    redis.call('PUBLISH', ARGV[10], old .. ' deleted ' .. ARGV[11])
                     reply[#reply + 1] = old
                   end
                   if redis.call('ZCARD', KEYS[3]) >= max then
@@ -82,21 +90,25 @@ enum RedisScript: Int, CaseIterable, Sendable {
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
             // After adding a record, only the session's `keep` newest stay.
+            // `used` only moves forward; when it does not move (most saves: the API moves it at
+            // most every touch interval), neither do the keys' Redis TTLs nor the index entry.
             return #"""
                 local id = ARGV[2]
-                local current = redis.call('HGET', KEYS[1], 'rev')
-                if not current then return {'notfound'} end
-                if current ~= ARGV[3] then return {'conflict', current} end
+                local current = redis.call('HMGET', KEYS[1], 'rev', 'used')
+                if not current[1] then return {'notfound'} end
+                if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
                 if ARGV[11] then
                   local created = redis.call('ZSCORE', KEYS[2], ARGV[11])
                   if created and tonumber(created) >= tonumber(ARGV[15]) then return {'keytaken'} end
                 end
-                local used = ARGV[7]
-                local previous = redis.call('HGET', KEYS[1], 'used')
-                if previous and tonumber(previous) > tonumber(used) then used = previous end
-                redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'used', used)
-                redis.call('PEXPIRE', KEYS[1], ARGV[8])
-                if used ~= previous then redis.call('ZADD', KEYS[3], used, id) end
+                if tonumber(current[2]) < tonumber(ARGV[7]) then
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'used', ARGV[7])
+                  redis.call('PEXPIRE', KEYS[1], ARGV[8])
+                  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+                  redis.call('ZADD', KEYS[3], ARGV[7], id)
+                else
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6])
+                end
                 if ARGV[11] then
                   redis.call('SET', KEYS[5], ARGV[12], 'PX', ARGV[14])
                   redis.call('ZADD', KEYS[2], ARGV[13], ARGV[11])
@@ -109,10 +121,10 @@ enum RedisScript: Int, CaseIterable, Sendable {
                       redis.call('ZREM', KEYS[2], old)
                     end
                   end
+                  redis.call('PEXPIRE', KEYS[2], ARGV[8])
                 end
-                redis.call('PEXPIRE', KEYS[2], ARGV[8])
                 if ARGV[4] ~= ARGV[3] then
-                  redis.call('PUBLISH', ARGV[9], id .. ' saved ' .. ARGV[4] .. ' ' .. ARGV[10])
+                  notify(ARGV[9], id, id .. ' saved ' .. ARGV[4] .. ' ' .. ARGV[10])
                 end
                 return {'ok'}
                 """#
@@ -138,9 +150,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   if not current then return 0 end
                   if current ~= ARGV[5] then return {'conflict', current} end
                 end
-                local existed = purge(ARGV[2], KEYS[3], KEYS[4])
-                if existed == 1 then redis.call('PUBLISH', ARGV[3], ARGV[2] .. ' deleted ' .. ARGV[4]) end
-                return existed
+                if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[3], ARGV[2], ARGV[2] .. ' deleted ' .. ARGV[4]) end
+                return purge(ARGV[2], KEYS[3], KEYS[4])
                 """#
         case .expire:
             // No KEYS (one node's own index keys). ARGV: prefix, sessionCutoff, recordCutoff, limit,
@@ -153,8 +164,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   if #expired >= limit or records >= limit then break end
                   local live, irec = pair[1], pair[2]
                   for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #expired)) do
+                    notify(ARGV[5], id, id .. ' deleted ' .. ARGV[6])
                     purge(id, live, irec)
-                    redis.call('PUBLISH', ARGV[5], id .. ' deleted ' .. ARGV[6])
                     expired[#expired + 1] = id
                   end
                   for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[3], 'LIMIT', 0, limit - records)) do

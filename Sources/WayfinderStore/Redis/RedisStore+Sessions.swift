@@ -13,7 +13,7 @@ extension RedisStore {
         let (live, records) = indexKeys(session.id)
         let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records]
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
-            evaluate(.create, keys: keys, to: .session(session.id), on: client, writes: true) { command in
+            evaluate(.create, keys: keys, to: .session(session.id), on: client, writes: true, size: session.state.count) { command in
                 command.add(session.id)
                 command.add(session.revision)
                 command.add(session.tokenHash)
@@ -77,7 +77,10 @@ extension RedisStore {
         let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records]
             + (idempotency.map { [recordKey(session.id, $0.key)] } ?? [])
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
-            evaluate(.save, keys: keys, to: .session(session.id), on: client, writes: true) { command in
+            evaluate(
+                .save, keys: keys, to: .session(session.id), on: client, writes: true,
+                size: session.state.count + (idempotency.map { $0.body.count + 256 } ?? 0)
+            ) { command in
                 command.add(session.id)
                 command.add(expectedRevision)
                 command.add(session.revision)

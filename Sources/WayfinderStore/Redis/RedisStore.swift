@@ -54,7 +54,7 @@ import Synchronization
 /// `.unavailable`; connections reconnect by themselves, backing off, when Redis is back.
 public final class RedisStore: SessionStore {
     public let configuration: StoreConfiguration
-    public let changes = ChangeFeed()
+    public let changes: ChangeFeed
     public let endpoint: RedisEndpoint
     /// The pub/sub channel of this store's database.
     public let channel: String
@@ -78,6 +78,7 @@ public final class RedisStore: SessionStore {
     let clusterCount = Mutex<(value: Int?, at: Int64, createdSince: Int)>((nil, .min, 0))
     let refreshing = Atomic<Bool>(false)
     let reclaimGate: ReclaimGate
+    private let watches: RedisWatches
 
     /// Prepares a store on the Redis server or cluster at `url`; connects lazily, so an
     /// unreachable server is reported by calls, as `.unavailable`, not here. (A cluster's slot
@@ -110,6 +111,9 @@ public final class RedisStore: SessionStore {
         self.channel = keyPrefix + (endpoint.database == 0 ? "changes" : "changes:\(endpoint.database)")
         self.origin = UUID().uuidString
         self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
+        let watches = RedisWatches()
+        self.watches = watches
+        self.changes = ChangeFeed { watches.watch($0) }
         let resolver = RedisResolver()
         for address in endpoint.addresses { resolver.resolve(address.host) }
         let timeout = max(1, timeoutMillis)
@@ -122,6 +126,7 @@ public final class RedisStore: SessionStore {
         self.subscriber = RedisSubscriber(
             io: io, topology: topology, settings: settings, channel: channel, origin: origin, feed: changes)
         subscriber.start()
+        watches.start(self)
         if endpoint.isCluster { _ = try? blocking { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in refreshMap(done) } }
     }
 
@@ -211,39 +216,34 @@ public final class RedisStore: SessionStore {
 
     /// Runs `script` with `keys` and the arguments `addArguments` appends (after the prefix):
     /// `EVALSHA` once its digest is known, else (and after `NOSCRIPT`) `EVAL` with the source.
+    /// `size` is about how many bytes the arguments take (so the command grows once).
     func evaluate(
         _ script: RedisScript, keys: [String], to target: Target, on client: RedisLoopClient, writes: Bool = false,
-        _ addArguments: (inout RedisCommand) -> Void, _ handler: @escaping RedisLoopClient.Handler
+        size: Int = 0, _ addArguments: (inout RedisCommand) -> Void, _ handler: @escaping RedisLoopClient.Handler
     ) {
-        var tail = RedisCommand()
-        tail.add(keys.count)
-        for key in keys { tail.add(key) }
-        tail.add(keyPrefix)
-        addArguments(&tail)
-        let source = script.source
-        let full = { (name: String, first: String) -> RedisCommand in
-            var command = RedisCommand(name)
-            command.add(first)
-            command.add(arguments: tail)
-            command.writes = writes
-            return command
-        }
-        if let digest = scriptDigests.withLock({ $0[script.rawValue] }) {
-            send(full("EVALSHA", digest), to: target, on: client) { [weak self] result in
-                guard case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT"), let self else { return handler(result) }
-                send(full("EVAL", source), to: target, on: client, handler)
+        let digest = scriptDigests.withLock { $0[script.rawValue] }
+        var command = RedisCommand(digest == nil ? "EVAL" : "EVALSHA", capacity: size + 256 + (digest == nil ? script.source.utf8.count : 0))
+        command.add(digest ?? script.source)
+        command.add(keys.count)
+        for key in keys { command.add(key) }
+        command.add(keyPrefix)
+        addArguments(&command)
+        command.writes = writes
+        guard digest != nil else {
+            var load = RedisCommand("SCRIPT")
+            load.add("LOAD")
+            load.add(script.source)
+            send(load, to: target, on: client) { [weak self] result in
+                if case .success(let reply) = result, let digest = reply.text {
+                    self?.scriptDigests.withLock { $0[script.rawValue] = digest }
+                }
             }
-            return
+            return send(command, to: target, on: client, handler)
         }
-        var load = RedisCommand("SCRIPT")
-        load.add("LOAD")
-        load.add(source)
-        send(load, to: target, on: client) { [weak self] result in
-            if case .success(let reply) = result, let digest = reply.text {
-                self?.scriptDigests.withLock { $0[script.rawValue] = digest }
-            }
+        send(command, to: target, on: client) { [weak self] result in
+            guard case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT"), let self else { return handler(result) }
+            send(command.replacing(first: 2, with: ["EVAL", script.source]), to: target, on: client, handler)
         }
-        send(full("EVAL", source), to: target, on: client, handler)
     }
 
     func unexpected(_ reply: RedisValue, _ what: String) -> StoreError {

@@ -67,31 +67,72 @@ struct RedisCommand: Sendable {
     /// Whether it changes data (then `WAIT` follows it when the store waits for replicas).
     var writes = false
 
-    init(_ name: String) {
-        body.reserveCapacity(128)
+    /// A command named `name`, with room for `capacity` bytes of arguments.
+    init(_ name: String, capacity: Int = 128) {
+        body.reserveCapacity(capacity)
         add(name)
     }
 
-    /// No arguments yet (the tail of a command, appended with `add(arguments:)`).
-    init() {}
-
-    /// Appends every argument of `other`.
-    mutating func add(arguments other: RedisCommand) {
-        body.append(contentsOf: other.body)
-        count += other.count
+    /// The same arguments after the first `dropping`, with `replacements` before them (a script
+    /// sent by its source instead of its digest), without encoding them again.
+    func replacing(first dropping: Int, with replacements: [String]) -> RedisCommand {
+        var offset = 0
+        body.withUnsafeBytes { bytes in
+            for _ in 0..<dropping {
+                // `$len\r\n` then len bytes and `\r\n`.
+                var length = 0
+                offset += 1
+                while bytes[offset] != 13 {
+                    length = length * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
+                    offset += 1
+                }
+                offset += 2 + length + 2
+            }
+        }
+        var command = RedisCommand(replacements[0], capacity: body.count - offset + 64 + replacements.reduce(0) { $0 + $1.utf8.count })
+        for replacement in replacements.dropFirst() { command.add(replacement) }
+        command.body.append(contentsOf: body[offset...])
+        command.count += count - dropping
+        command.writes = writes
+        return command
     }
 
     mutating func add(_ text: String) {
-        var text = text
-        text.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ add(UnsafeRawBufferPointer($0)) }) { return done }
+        add(Array(text.utf8))
     }
 
     mutating func add(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { add($0) }
     }
 
-    mutating func add(_ number: Int) { add(String(number)) }
-    mutating func add(_ number: Int64) { add(String(number)) }
+    mutating func add(_ number: Int) { add(Int64(number)) }
+
+    mutating func add(_ number: Int64) {
+        count += 1
+        let negative = number < 0
+        var magnitude = number.magnitude
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let length = digits + (negative ? 1 : 0)
+        body.append(UInt8(ascii: "$"))
+        Self.appendDecimal(length, to: &body)
+        body.append(contentsOf: [13, 10])
+        if negative { body.append(UInt8(ascii: "-")) }
+        let start = body.count
+        body.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var index = start + digits - 1
+        repeat {
+            body[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        } while magnitude > 0
+        body.append(contentsOf: [13, 10])
+    }
 
     private mutating func add(_ bytes: UnsafeRawBufferPointer) {
         count += 1
@@ -110,18 +151,16 @@ struct RedisCommand: Sendable {
         output.append(contentsOf: body)
     }
 
+    /// Appends a non-negative `value` in decimal, without allocating.
     private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        var digits: [UInt8] = []
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
         var rest = value
-        while rest > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        bytes.append(contentsOf: digits.reversed())
+        repeat {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        } while divisor > 0
     }
 }
 

@@ -15,6 +15,8 @@ import Synchronization
 final class RedisServer: Sendable {
     let port: Int
     let databases: Int
+    /// The append-only file's `appendfsync` (`everysec`, Redis' default, or `always`).
+    let appendfsync: String
     let removeDirectoryOnExit: Bool
     let directory = TemporaryDirectory()
     private let running = Mutex<Running?>(nil)
@@ -48,8 +50,12 @@ final class RedisServer: Sendable {
 
     /// - Parameter removeDirectoryOnExit: the watchdog deletes the data directory once the server
     ///   has stopped (for the shared server, which is never released; others remove theirs on release).
-    init(databases: Int = 16, removeDirectoryOnExit: Bool = false) throws {
+    /// - Parameter appendfsync: `always` for a test that kills the server with SIGKILL and expects
+    ///   every acknowledged write back (with `everysec`, Redis may postpone the file's write
+    ///   while an fsync is slow and lose up to two seconds of acknowledged writes to a crash).
+    init(databases: Int = 16, removeDirectoryOnExit: Bool = false, appendfsync: String = "everysec") throws {
         self.databases = databases
+        self.appendfsync = appendfsync
         self.removeDirectoryOnExit = removeDirectoryOnExit
         self.port = try Self.freeLoopbackPort()
         try start()
@@ -108,10 +114,11 @@ final class RedisServer: Sendable {
                 description: "redis-server is not installed (apt-get install -y redis-server, or "
                     + "scripts/install-deps test): the Redis store tests need it")
         }
-        // $0 redis-server, $1 port, $2 dir, $3 databases, $4 "remove" to delete dir at the end. Prints the server's pid, then waits for
-        // stdin to close (our pipe: stop() or this process ending) and stops the server.
+        // $0 redis-server, $1 port, $2 dir, $3 databases, $4 "remove" to delete dir at the end, $5 appendfsync.
+        // Prints the server's pid, then waits for stdin to close (our pipe: stop() or this process
+        // ending) and stops the server.
         let script = #"""
-            "$0" --port "$1" --bind 127.0.0.1 --save '' --appendonly yes --dir "$2" \
+            "$0" --port "$1" --bind 127.0.0.1 --save '' --appendonly yes --appendfsync "$5" --dir "$2" \
                  --databases "$3" --logfile "$2/redis.log" --daemonize no </dev/null >/dev/null 2>&1 &
             pid=$!
             echo "$pid"
@@ -132,7 +139,7 @@ final class RedisServer: Sendable {
             "/bin/sh",
             [
                 "sh", "-c", script, executable, String(port), directory.path, String(databases),
-                removeDirectoryOnExit ? "remove" : "keep",
+                removeDirectoryOnExit ? "remove" : "keep", appendfsync,
             ],
             stdin: control[0], stdout: output[1])
         close(control[0])
