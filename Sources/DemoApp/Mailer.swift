@@ -20,7 +20,25 @@ public final class Mailer: Sendable {
         case sent, alreadySent
     }
 
-    private let sent: Mutex<[Message]>
+    /// The keys of the messages sent, oldest first: the last ``remembered`` of them.
+    private struct Sent {
+        var keys: Set<String> = []
+        var order: [String] = []
+
+        mutating func insert(_ key: String) {
+            keys.insert(key)
+            order.append(key)
+            // Forget the oldest half at once: a repeat comes soon after its first call, not later.
+            guard order.count > 2 * Mailer.remembered else { return }
+            for old in order.prefix(Mailer.remembered) { keys.remove(old) }
+            order.removeFirst(Mailer.remembered)
+        }
+    }
+
+    /// How many recent keys a mailer remembers (at least), so its memory stays bounded.
+    static let remembered = 10_000
+
+    private let sent: Mutex<Sent>
     private let path: String?
 
     /// Mail kept in memory only.
@@ -31,18 +49,17 @@ public final class Mailer: Sendable {
 
     private init(loading path: String?) {
         self.path = path
-        sent = Mutex(path.map { JSONLinesFile.decode(Message.self, from: $0) } ?? [])
+        var sent = Sent()
+        for message in path.map({ JSONLinesFile.decode(Message.self, from: $0) }) ?? [] { sent.insert(message.key) }
+        self.sent = Mutex(sent)
     }
-
-    /// Every message sent, oldest first.
-    var messages: [Message] { sent.withLock { $0 } }
 
     /// Sends `message` unless one with its key was sent; durable before it returns.
     func send(_ message: Message) throws -> Receipt {
         try sent.withLock { sent in
-            if sent.contains(where: { $0.key == message.key }) { return .alreadySent }
+            if sent.keys.contains(message.key) { return .alreadySent }
             if let path { try JSONLinesFile.append(message, to: path) }
-            sent.append(message)
+            sent.insert(message.key)
             return .sent
         }
     }
