@@ -10,12 +10,7 @@ import WayfinderTesting
         #expect(session.snapshot.stack == ["products"])
         #expect(session.snapshot.context == guestContext)
         try session.fillCart()
-        try session.send(CartFlow.Route.checkout) {
-            $0.stack = ["cart", "signIn"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn], account: [account])"#
-            $0.coordinators = "app(catalog, cart(checkout), account)"
-            $0.transitions = ["push signIn"]
-        }
+        try session.checkOut(openingOn: "signIn")
         try session.send(CheckoutFlow.Route.signIn(email: "ada@example.com", password: "short")) {
             $0.notice = Notice(.error, "Enter your email address and a password of at least 8 characters.")
             $0.form = ["email": "ada@example.com"]
@@ -23,7 +18,7 @@ import WayfinderTesting
         }
         try session.send(CheckoutFlow.Route.signIn(email: "ada@example.com", password: "correct horse")) {
             $0.stack.append("address")
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, address], account: [account])"#
+            $0.navigation = cartTab("signIn", "address")
             $0.coordinators = "app(catalog, cart(checkout(address)), account)"
             $0.context["signedIn"] = true
             $0.context["email"] = "ada@example.com"
@@ -34,31 +29,19 @@ import WayfinderTesting
         #expect(session.topScreen?.title == "Delivery address")
         try session.send(graceAddress) {
             $0.stack = ["cart", "signIn", "delivery"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, delivery], account: [account])"#
+            $0.navigation = cartTab("signIn", "delivery")
             $0.coordinators = "app(catalog, cart(checkout), account)"
             $0.transitions = ["push delivery", "pop address"]
         }
         #expect(session.topTexts.contains("Deliver to Grace Hopper, 1 Navy Way, 22201 Arlington, USA."))
         try session.send(CheckoutFlow.Route.chooseDelivery(option: .express)) {
             $0.stack.append("payment")
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, delivery, payment], account: [account])"#
+            $0.navigation = cartTab("signIn", "delivery", "payment")
             $0.transitions = ["push payment"]
         }
         #expect(session.topTexts.prefix(3) == ["Pay €34.45", "Items €24.50, express delivery €9.95.", "Receipt to ada@example.com."])
-        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242 4242 4242 4242", expiry: "12/30", securityCode: "123")) {
-            $0.stack = ["cart", #"confirmation(order: "1002")"#]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, confirmation(order: "1002")], account: [account])"#
-            $0.coordinators = "app(catalog, cart, account)"
-            $0.transitions = ["pop signIn, delivery, payment", #"push confirmation(order: "1002")"#]
-            try $0.shop {
-                $0.orders.append(
-                    Order(
-                        id: "1002", lines: $0.cart.lines, email: "ada@example.com", address: grace, delivery: .express,
-                        card: "Visa •••• 4242", payment: "pay-1002", total: 3445))
-                $0.cart = Cart()
-                $0.nextOrder = 1003
-            }
-        }
+        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242 4242 4242 4242", expiry: "12/30", securityCode: "123"), orderPlaced(
+            email: "ada@example.com", delivery: .express, card: "Visa •••• 4242", total: 3445, popping: "signIn, delivery, payment"))
         #expect(session.topTexts == ["Order 1002 is placed.", "Express delivery to Grace Hopper, 1 Navy Way, 22201 Arlington, USA.", "We sent the receipt to ada@example.com."])
         try session.send(CartFlow.Route.viewOrder) {
             $0.stack = ["account", #"order(id: "1002")"#]
@@ -71,20 +54,8 @@ import WayfinderTesting
     @Test func aGuestChecksOutWithAnEmailAddressAndStaysAGuest() throws {
         var session = try shopSession()
         try session.guestToPayment()
-        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242424242424242", expiry: "01/2031", securityCode: "9876")) {
-            $0.stack = ["cart", #"confirmation(order: "1002")"#]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, confirmation(order: "1002")], account: [account])"#
-            $0.coordinators = "app(catalog, cart, account)"
-            $0.transitions = ["pop signIn, guest, delivery, payment", #"push confirmation(order: "1002")"#]
-            try $0.shop {
-                $0.orders.append(
-                    Order(
-                        id: "1002", lines: $0.cart.lines, email: "grace@example.com", address: grace, delivery: .standard,
-                        card: "Visa •••• 4242", payment: "pay-1002", total: 2945))
-                $0.cart = Cart()
-                $0.nextOrder = 1003
-            }
-        }
+        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242424242424242", expiry: "01/2031", securityCode: "9876"), orderPlaced(
+            email: "grace@example.com", delivery: .standard, card: "Visa •••• 4242", total: 2945, popping: "signIn, guest, delivery, payment"))
         #expect(session.snapshot.context == guestContext, "a guest checkout signs nobody in")
         try session.send(CartFlow.Route.continueShopping) {
             $0.stack = ["products", #"product(id: "beans")"#]
@@ -99,13 +70,13 @@ import WayfinderTesting
         try session.fillCart()
         try session.send(CartFlow.Route.checkout) {
             $0.stack = ["cart", "address"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, address], account: [account])"#
+            $0.navigation = cartTab("address")
             $0.coordinators = "app(catalog, cart(checkout(address)), account)"
             $0.transitions = ["push address"]
         }
         try session.back {
             $0.stack = ["cart"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart], account: [account])"#
+            $0.navigation = cartTab()
             $0.coordinators = "app(catalog, cart, account)"
             $0.transitions = ["pop address"]
         }
@@ -127,12 +98,7 @@ import WayfinderTesting
     @Test func aGuestEmailWithoutAnAtSignIsRefusedOnTheScreen() throws {
         var session = try shopSession(["variant": "B"])
         try session.fillCart()
-        try session.send(CartFlow.Route.checkout) {
-            $0.stack = ["cart", "guest"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, guest], account: [account])"#
-            $0.coordinators = "app(catalog, cart(checkout), account)"
-            $0.transitions = ["push guest"]
-        }
+        try session.checkOut(openingOn: "guest")
         try session.send(CheckoutFlow.Route.continueWithEmail(email: "grace at example.com")) {
             $0.notice = Notice(.error, "Enter an email address for the receipt.")
             $0.form = ["email": "grace at example.com"]

@@ -28,6 +28,35 @@ struct ShopTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// The navigation while the cart tab is selected and shows `screens` above the cart, the shop
+/// tab still on the product ``TestSession/fillCart()`` added.
+func cartTab(_ screens: String...) -> String {
+    #"tabs(shop: [products, product(id: "beans")], *cart: "# + "[" + (["cart"] + screens).joined(separator: ", ") + "], account: [account])"
+}
+
+/// What paying for ``TestSession/fillCart()``'s bag of beans does, whichever way it was paid:
+/// order 1002 placed (the cart emptied), the checkout's `screens` popped (its 3-D Secure sheet
+/// dismissed first, if it was up) and the confirmation pushed onto the cart.
+func orderPlaced(
+    email: String, delivery: DeliveryOption, card: String, total: Int, popping screens: String, sheet: Bool = false
+) -> (inout NavigationSnapshot) throws -> Void {
+    { snapshot in
+        snapshot.stack = ["cart", #"confirmation(order: "1002")"#]
+        snapshot.navigation = cartTab(#"confirmation(order: "1002")"#)
+        snapshot.coordinators = "app(catalog, cart, account)"
+        snapshot.notice = nil
+        snapshot.transitions = (sheet ? ["dismiss secureCode"] : []) + ["pop " + screens, #"push confirmation(order: "1002")"#]
+        try snapshot.shop {
+            $0.orders.append(
+                Order(
+                    id: "1002", lines: $0.cart.lines, email: email, address: grace, delivery: delivery, card: card, payment: "pay-1002",
+                    total: total))
+            $0.cart = Cart()
+            $0.nextOrder = 1003
+        }
+    }
+}
+
 /// Grace's address as she types it.
 let graceAddress = AddressFlow.Route.saveAddress(
     name: "Grace Hopper", street: "1 Navy Way", city: "Arlington", postcode: "22201", country: "USA")
@@ -49,7 +78,7 @@ extension TestSession {
         }
         try selectTab("cart") {
             $0.stack = ["cart"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart], account: [account])"#
+            $0.navigation = cartTab()
             $0.notice = nil
             $0.transitions = ["selectTab cart: cart"]
         }
@@ -59,33 +88,49 @@ extension TestSession {
     /// ending on the payment screen. Every step asserted.
     mutating func guestToPayment() throws {
         try fillCart()
-        try send(CartFlow.Route.checkout) {
-            $0.stack = ["cart", "signIn"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn], account: [account])"#
-            $0.coordinators = "app(catalog, cart(checkout), account)"
-            $0.transitions = ["push signIn"]
-        }
+        try checkOut(openingOn: "signIn")
         try send(CheckoutFlow.Route.continueAsGuest) {
             $0.stack.append("guest")
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, guest], account: [account])"#
+            $0.navigation = cartTab("signIn", "guest")
             $0.transitions = ["push guest"]
         }
         try send(CheckoutFlow.Route.continueWithEmail(email: " grace@example.com ")) {
             $0.stack.append("address")
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, guest, address], account: [account])"#
+            $0.navigation = cartTab("signIn", "guest", "address")
             $0.coordinators = "app(catalog, cart(checkout(address)), account)"
             $0.transitions = ["push address"]
         }
         try send(graceAddress) {
             $0.stack = ["cart", "signIn", "guest", "delivery"]
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, guest, delivery], account: [account])"#
+            $0.navigation = cartTab("signIn", "guest", "delivery")
             $0.coordinators = "app(catalog, cart(checkout), account)"
             $0.transitions = ["push delivery", "pop address"]
         }
         try send(CheckoutFlow.Route.chooseDelivery(option: .standard)) {
             $0.stack.append("payment")
-            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, signIn, guest, delivery, payment], account: [account])"#
+            $0.navigation = cartTab("signIn", "guest", "delivery", "payment")
             $0.transitions = ["push payment"]
+        }
+    }
+
+    /// "Check out" on the cart ``fillCart()`` filled: the checkout starts on its first screen,
+    /// `door` (`signIn` in variant A, `guest` in B).
+    mutating func checkOut(openingOn door: String) throws {
+        try send(CartFlow.Route.checkout) {
+            $0.stack = ["cart", door]
+            $0.navigation = cartTab(door)
+            $0.coordinators = "app(catalog, cart(checkout), account)"
+            $0.transitions = ["push \(door)"]
+        }
+    }
+
+    /// On the payment screen of ``guestToPayment()``: the card that asks the bank opens the
+    /// 3-D Secure sheet.
+    mutating func payWithThreeDSecure() throws {
+        try send(CheckoutFlow.Route.pay(cardNumber: PaymentDecision.TestCard.threeDSecure, expiry: "12/30", securityCode: "123")) {
+            $0.stack.append("secureCode")
+            $0.navigation = cartTab("signIn", "guest", "delivery", "payment") + " + sheet: [secureCode]"
+            $0.transitions = ["present secureCode"]
         }
     }
 
