@@ -72,7 +72,7 @@ struct AccountFlow: ShopFlow {
                 .heading("Addresses"),
             ]
             components.append(model.addresses.isEmpty ? .text("No saved addresses yet.") : .list(model.addresses.map { address in
-                .init(id: address.id, title: address.name, subtitle: address.oneLine, action: flow.action(.editAddress(id: address.id)))
+                .init(id: address.id, title: address.name, subtitle: address.place, action: flow.action(.editAddress(id: address.id)))
             }))
             components.append(flow.button("Add address", .secondary, route: .addAddress))
             components.append(.heading("Orders"))

@@ -8,8 +8,11 @@ struct Address: Codable, Sendable, Hashable {
     var postcode: String
     var country: String
 
-    /// The address on one line, for lists and summaries.
-    var oneLine: String { [name, street, "\(postcode) \(city)", country].joined(separator: ", ") }
+    /// The address on one line, for summaries.
+    var oneLine: String { name + ", " + place }
+
+    /// Where, without whom: for lists that show the name beside it.
+    var place: String { [street, "\(postcode) \(city)", country].joined(separator: ", ") }
 
     /// What the address form submits, checked: every field filled in, a postcode of 3 to 10
     /// letters, digits, spaces or dashes. Returns the problem to show when something is wrong.
