@@ -19,12 +19,3 @@ struct Product: Sendable, Hashable {
     /// The product with `id`, if the shop sells it.
     static func find(_ id: String) -> Product? { all.first { $0.id == id } }
 }
-
-/// Prices as the screens show them.
-enum Money {
-    /// `2450` → `€24.50`.
-    static func text(_ cents: Int) -> String {
-        let euros = cents / 100, rest = cents % 100
-        return "€\(euros)." + (rest < 10 ? "0" : "") + String(rest)
-    }
-}
