@@ -26,7 +26,7 @@ ARG PRODUCT=wayfinder
 # ones only tests link).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libsqlite3-dev libhiredis-dev libcurl4-openssl-dev pkg-config \
+        libsqlite3-dev libhiredis-dev libcurl4-openssl-dev libcrypt-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
