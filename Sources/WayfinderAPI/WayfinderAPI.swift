@@ -31,12 +31,13 @@ public final class WayfinderAPI: HTTPHandler {
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
         services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }
     ) {
-        self.effects = EffectRunner(services: services)
+        let metrics = Metrics()
+        self.effects = EffectRunner(services: services, metrics: metrics)
         self.engine = engine
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.metrics = Metrics()
+        self.metrics = metrics
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
         self.events = EventStreams(
@@ -67,10 +68,12 @@ public final class WayfinderAPI: HTTPHandler {
     public func start() {
         events.startHeartbeat()
         sweeper.start()
+        startResumingEffects()
     }
 
     /// Ends every event stream (graceful shutdown) and stops background work.
     public func shutdown() {
+        effects.stopped.store(true, ordering: .relaxed)
         events.closeAll()
         sweeper.stop()
     }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import WayfinderCore
 
@@ -12,9 +15,20 @@ final class EffectRunner: Sendable {
     let executor: EffectExecutor
     /// The last effect started for each session: the next one waits for it.
     private let tails = Mutex<[String: Task<EffectCompletion, Never>]>([:])
+    /// Effects running in this process (`session/effect`), so a resume pass does not start one again.
+    private let running = Mutex<Set<String>>([])
+    /// Who this process is when it claims an effect on a shared store (its process id if the
+    /// kernel has no random bytes to give, which only a claim's holder name ever sees).
+    let owner = (try? Credentials.randomBytes(9)).map(Credentials.base64URL) ?? "pid-\(getpid())"
+    /// Set when the server stops: no new resume pass.
+    let stopped = Atomic<Bool>(false)
 
-    init(services: EffectServices, threads: Int = 8) {
+    /// Where each call of a service is counted.
+    let metrics: Metrics
+
+    init(services: EffectServices, metrics: Metrics, threads: Int = 8) {
         self.services = services
+        self.metrics = metrics
         self.executor = EffectExecutor(threads: threads)
     }
 
@@ -24,13 +38,33 @@ final class EffectRunner: Sendable {
         Task(executorPreference: executor) { await body() }
     }
 
+    /// Whether effect `key` (`session/effect`) runs in this process.
+    func isRunning(_ key: String) -> Bool { running.withLock { $0.contains(key) } }
+
+    /// How long a claim on a shared store must last: every attempt and pause of the service,
+    /// and a margin.
+    func lease(for flow: String) -> Int64 {
+        guard let service = services.service(for: flow) else { return 30_000 }
+        let attempts = Double(service.retries + 1)
+        let seconds = Self.seconds(service.timeout) * attempts + Self.seconds(service.retryDelay) * (attempts - 1) + 30
+        return Int64(seconds * 1000)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     /// Starts `request` once the session's earlier effects are done.
     func start(_ request: EffectRequest, session: String) -> Task<EffectCompletion, Never> {
-        tails.withLock { tails in
+        let key = session + "/" + request.effect.id
+        running.withLock { _ = $0.insert(key) }
+        return tails.withLock { tails in
             let previous = tails[session]
             let task = Task(executorPreference: executor) { [services] in
                 _ = await previous?.value
-                return await Self.run(request, session: session, services, self.executor)
+                let completion = await Self.run(request, session: session, services, self.executor, self.metrics)
+                self.running.withLock { _ = $0.remove(key) }
+                return completion
             }
             tails[session] = task
             // Forget the tail once it is done, unless a later effect took its place.
@@ -64,7 +98,9 @@ final class EffectRunner: Sendable {
     }
 
     /// The service's attempts, as the engine takes the result back.
-    static func run(_ request: EffectRequest, session: String, _ services: EffectServices, _ executor: EffectExecutor) async -> EffectCompletion {
+    static func run(
+        _ request: EffectRequest, session: String, _ services: EffectServices, _ executor: EffectExecutor, _ metrics: Metrics
+    ) async -> EffectCompletion {
         guard let service = services.service(for: request.effect.flow) else {
             return .failure(.unavailable("no service is registered for the effects of flow '\(request.effect.flow)'"))
         }
@@ -84,12 +120,17 @@ final class EffectRunner: Sendable {
             }
             guard let result = await race(work, timeout: service.timeout, executor) else {
                 work.cancel()
+                metrics.effectCalled(flow: request.effect.flow, effect: request.effect.name, outcome: "timed_out")
                 failure = .timedOut
                 continue
             }
             switch result {
-            case .success(let reply): return .success(reply)
-            case .failure(let error): failure = error
+            case .success(let reply):
+                metrics.effectCalled(flow: request.effect.flow, effect: request.effect.name, outcome: "success")
+                return .success(reply)
+            case .failure(let error):
+                metrics.effectCalled(flow: request.effect.flow, effect: request.effect.name, outcome: "failure")
+                failure = error
             }
         }
         return .failure(failure)

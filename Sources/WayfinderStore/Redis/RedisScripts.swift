@@ -1,8 +1,9 @@
 /// The Lua scripts that make each `RedisStore` change one atomic step in Redis.
 ///
 /// Redis runs a script alone (no other command interleaves), so a compare-and-set, the writes of
-/// its idempotency record, its index entries and its notification are one step for every
-/// instance sharing the server. A change is published only if an instance watches the session
+/// its idempotency record, its index entries (pending effects too: a session is filed in `fx`
+/// while its state holds them) and its notification are one step for every instance sharing
+/// the server. A change is published only if an instance watches the session
 /// (`RedisWatches`). The key layout is documented on `RedisStore`: a session's keys
 /// are declared in `KEYS` (they share the session's slot, so a cluster runs the script on the
 /// node that holds them); keys derived inside a script (another record of the same session,
@@ -13,7 +14,7 @@
 /// restarted, or another node), sends the source with `EVAL`, which loads it.
 /// Every script's `ARGV[1]` is the key prefix.
 enum RedisScript: Int, CaseIterable, Sendable {
-    case create, save, touch, delete, expire, idempotencyRecord, count
+    case create, save, touch, delete, expire, idempotencyRecord, count, pendingEffects
 
     /// Helpers shared by the scripts.
     private static let prelude = #"""
@@ -26,17 +27,30 @@ enum RedisScript: Int, CaseIterable, Sendable {
         local function notify(channel, id, message)
           if redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then redis.call('PUBLISH', channel, message) end
         end
-        -- The index pairs (sessions by use, records by age) named by ARGV[first...]: slot tags in
-        -- a cluster, none for a single Redis (its one pair).
+        -- The index triples (sessions by use, records by age, sessions with pending effects) named
+        -- by ARGV[first...]: slot tags in a cluster, none for a single Redis (its one triple).
         local function indexes(first)
-          if #ARGV < first then return {{P .. 'live', P .. 'irec'}} end
-          local pairs = {}
-          for i = first, #ARGV do pairs[#pairs + 1] = {P .. 'live:{' .. ARGV[i] .. '}', P .. 'irec:{' .. ARGV[i] .. '}'} end
-          return pairs
+          if #ARGV < first then return {{P .. 'live', P .. 'irec', P .. 'fx'}} end
+          local found = {}
+          for i = first, #ARGV do
+            local t = '{' .. ARGV[i] .. '}'
+            found[#found + 1] = {P .. 'live:' .. t, P .. 'irec:' .. t, P .. 'fx:' .. t}
+          end
+          return found
+        end
+        -- '1' if the state may hold pending effects (the state codec's member), else '0'.
+        local function effectsIn(state)
+          if string.find(state, '"effects":', 1, true) then return '1' end
+          return '0'
+        end
+        -- Files or unfiles session `id` in `fx` when its 'fx' field moves from `was` to `now`.
+        local function noteEffects(fx, id, was, now)
+          if now == (was or '0') then return end
+          if now == '1' then redis.call('SADD', fx, id) else redis.call('SREM', fx, id) end
         end
         -- Deletes a session's hash, its idempotency records, index entries and watchers (notify
         -- first); 1 if the hash existed.
-        local function purge(id, live, irec)
+        local function purge(id, live, irec, fx)
           local existed = redis.call('DEL', skey(id))
           redis.call('DEL', P .. 'w:{' .. id .. '}')
           local index = ikey(id)
@@ -46,6 +60,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
           end
           redis.call('DEL', index)
           redis.call('ZREM', live, id)
+          redis.call('SREM', fx, id)
           return existed
         end
         """#
@@ -57,20 +72,20 @@ enum RedisScript: Int, CaseIterable, Sendable {
     private var body: String {
         switch self {
         case .create:
-            // KEYS: session, key index, live, irec
+            // KEYS: session, key index, live, irec, fx
             // ARGV: prefix, id, rev, token, state, used, keyTTL, max (-1: unchecked), cutoff, channel, origin, reclaimLimit
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
                 local id = ARGV[2]
                 if redis.call('EXISTS', KEYS[1]) == 1 then return {'dup'} end
-                purge(id, KEYS[3], KEYS[4]) -- leftovers of an earlier session with this id whose hash expired by TTL
+                purge(id, KEYS[3], KEYS[4], KEYS[5]) -- leftovers of an earlier session with this id whose hash expired by TTL
                 local reply = {'ok'}
                 local max = tonumber(ARGV[8])
                 if max >= 0 and redis.call('ZCARD', KEYS[3]) >= max then
                   local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[9], 'LIMIT', 0, tonumber(ARGV[12]))
                   for _, old in ipairs(expired) do
                     notify(ARGV[10], old, old .. ' deleted ' .. ARGV[11])
-                    purge(old, KEYS[3], KEYS[4])
+                    purge(old, KEYS[3], KEYS[4], KEYS[5])
                     reply[#reply + 1] = old
                   end
                   if redis.call('ZCARD', KEYS[3]) >= max then
@@ -78,13 +93,15 @@ enum RedisScript: Int, CaseIterable, Sendable {
                     return reply
                   end
                 end
-                redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6])
+                local fx = effectsIn(ARGV[5])
+                redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
+                noteEffects(KEYS[5], id, '0', fx)
                 redis.call('PEXPIRE', KEYS[1], ARGV[7])
                 redis.call('ZADD', KEYS[3], ARGV[6], id)
                 return reply
                 """#
         case .save:
-            // KEYS: session, key index, live, irec [, record]
+            // KEYS: session, key index, live, irec, fx [, record]
             // ARGV: prefix, id, expected, rev, token, state, used, keyTTL, channel, origin
             //       [, key, record, createdAt, recordTTL, keyCutoff, keep]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
@@ -94,23 +111,25 @@ enum RedisScript: Int, CaseIterable, Sendable {
             // most every touch interval), neither do the keys' Redis TTLs nor the index entry.
             return #"""
                 local id = ARGV[2]
-                local current = redis.call('HMGET', KEYS[1], 'rev', 'used')
+                local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx')
                 if not current[1] then return {'notfound'} end
                 if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
                 if ARGV[11] then
                   local created = redis.call('ZSCORE', KEYS[2], ARGV[11])
                   if created and tonumber(created) >= tonumber(ARGV[15]) then return {'keytaken'} end
                 end
+                local fx = effectsIn(ARGV[6])
+                noteEffects(KEYS[5], id, current[3], fx)
                 if tonumber(current[2]) < tonumber(ARGV[7]) then
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'used', ARGV[7])
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx, 'used', ARGV[7])
                   redis.call('PEXPIRE', KEYS[1], ARGV[8])
                   redis.call('PEXPIRE', KEYS[2], ARGV[8])
                   redis.call('ZADD', KEYS[3], ARGV[7], id)
                 else
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6])
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx)
                 end
                 if ARGV[11] then
-                  redis.call('SET', KEYS[5], ARGV[12], 'PX', ARGV[14])
+                  redis.call('SET', KEYS[6], ARGV[12], 'PX', ARGV[14])
                   redis.call('ZADD', KEYS[2], ARGV[13], ARGV[11])
                   redis.call('ZADD', KEYS[4], ARGV[13], id .. '\n' .. ARGV[11])
                   local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[16])
@@ -142,7 +161,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 return 1
                 """#
         case .delete:
-            // KEYS: session, key index, live, irec. ARGV: prefix, id, channel, origin [, expected]
+            // KEYS: session, key index, live, irec, fx. ARGV: prefix, id, channel, origin [, expected]
             // -> 1 | 0 | {'conflict', rev}
             return #"""
                 if ARGV[5] then
@@ -151,7 +170,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   if current ~= ARGV[5] then return {'conflict', current} end
                 end
                 if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[3], ARGV[2], ARGV[2] .. ' deleted ' .. ARGV[4]) end
-                return purge(ARGV[2], KEYS[3], KEYS[4])
+                return purge(ARGV[2], KEYS[3], KEYS[4], KEYS[5])
                 """#
         case .expire:
             // No KEYS (one node's own index keys). ARGV: prefix, sessionCutoff, recordCutoff, limit,
@@ -160,12 +179,12 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 local limit = tonumber(ARGV[4])
                 local expired = {}
                 local records = 0
-                for _, pair in ipairs(indexes(7)) do
+                for _, index in ipairs(indexes(7)) do
                   if #expired >= limit or records >= limit then break end
-                  local live, irec = pair[1], pair[2]
+                  local live, irec, fx = index[1], index[2], index[3]
                   for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #expired)) do
                     notify(ARGV[5], id, id .. ' deleted ' .. ARGV[6])
-                    purge(id, live, irec)
+                    purge(id, live, irec, fx)
                     expired[#expired + 1] = id
                   end
                   for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[3], 'LIMIT', 0, limit - records)) do
@@ -190,8 +209,19 @@ enum RedisScript: Int, CaseIterable, Sendable {
             // No KEYS (one node's own index keys). ARGV: prefix [, slot tags...] -> sessions
             return #"""
                 local total = 0
-                for _, pair in ipairs(indexes(2)) do total = total + redis.call('ZCARD', pair[1]) end
+                for _, index in ipairs(indexes(2)) do total = total + redis.call('ZCARD', index[1]) end
                 return total
+                """#
+        case .pendingEffects:
+            // No KEYS (one node's own index keys). ARGV: prefix, limit [, slot tags...] -> ids
+            return #"""
+                local limit = tonumber(ARGV[2])
+                local found = {}
+                for _, index in ipairs(indexes(3)) do
+                  if #found >= limit then break end
+                  for _, id in ipairs(redis.call('SRANDMEMBER', index[3], limit - #found)) do found[#found + 1] = id end
+                end
+                return found
                 """#
         }
     }

@@ -46,6 +46,18 @@ extension RedisStore {
         try blocking { done in ping(on: nil, done) }
     }
 
+    /// Instances share Redis: one may die with effects in hand.
+    public var sharedByInstances: Bool { true }
+
+    public func sessionsWithPendingEffects(limit: Int) throws -> [String] {
+        try blocking { done in pendingEffects(limit: limit, done) }
+    }
+
+    /// `SET … NX PX lease`: the first instance to ask runs the effect.
+    public func claimEffect(_ key: String, owner: String, leaseMillis: Int64) throws -> Bool {
+        try blocking { done in claim(key, owner: owner, leaseMillis: leaseMillis, done) }
+    }
+
     /// Starts an operation with a completion and waits for it.
     func blocking<T: Sendable>(_ start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void) throws -> T {
         guard !io.isCurrent else {

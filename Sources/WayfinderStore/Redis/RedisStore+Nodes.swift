@@ -34,6 +34,43 @@ extension RedisStore {
         } combine: { _ in () }
     }
 
+    /// Up to `limit` sessions filed as holding pending effects, from every master.
+    func pendingEffects(limit: Int, _ done: @escaping @Sendable (Result<[String], any Error>) -> Void) {
+        eachMaster(on: nil, done) { [self] node, tags, client, reply in
+            evaluate(.pendingEffects, keys: [], to: .node(node), on: client) { command in
+                command.add(limit)
+                for tag in tags { command.add(tag) }
+            } _: { [self] result in
+                reply(Result {
+                    let value = try result.get()
+                    guard case .array(let items) = value else { throw unexpected(value, "pendingEffects") }
+                    return items.compactMap(\.text)
+                })
+            }
+        } combine: { Array($0.joined().prefix(limit)) }
+    }
+
+    /// `SET wf:claim:{session}/effect OWNER NX PX LEASE` on the session's node: the first instance
+    /// to ask runs the effect (`key` is `session/effect`).
+    func claim(_ key: String, owner: String, leaseMillis: Int64, _ done: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
+        let session = String(key.prefix { $0 != "/" })
+        var command = RedisCommand("SET")
+        command.add(keyPrefix + "claim:{" + session + "}" + key.dropFirst(session.count))
+        command.add(owner)
+        command.add("NX")
+        command.add("PX")
+        command.add(leaseMillis)
+        withClient(nil, refused: { done(.failure($0)) }) { [self, command] client in
+            send(command, to: .session(session), on: client) { [self] result in
+                done(Result {
+                    let value = try result.get()
+                    if case .error = value { throw unexpected(value, "SET NX") }
+                    return value == .status("OK")
+                })
+            }
+        }
+    }
+
     /// Deletes the sessions expired at `now` and old idempotency records on every master, in
     /// batches of `batchLimit`; publishes `.deleted` for each session.
     func expireAll(now: Int64, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {

@@ -10,8 +10,8 @@ extension RedisStore {
         if topology.isCluster && !clusterHasRoom(maxSessions, now: now) {
             return done(.failure(StoreError.sessionLimit))
         }
-        let (live, records) = indexKeys(session.id)
-        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records]
+        let (live, records, effects) = indexKeys(session.id)
+        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records, effects]
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
             evaluate(.create, keys: keys, to: .session(session.id), on: client, writes: true, size: session.state.count) { command in
                 command.add(session.id)
@@ -73,8 +73,8 @@ extension RedisStore {
         _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        let (live, records) = indexKeys(session.id)
-        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records]
+        let (live, records, effects) = indexKeys(session.id)
+        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records, effects]
             + (idempotency.map { [recordKey(session.id, $0.key)] } ?? [])
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
             evaluate(
@@ -145,8 +145,8 @@ extension RedisStore {
     public func delete(
         id: String, expectedRevision: Int?, on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
-        let (live, records) = indexKeys(id)
-        let keys = [sessionKey(id), keyIndexKey(id), live, records]
+        let (live, records, effects) = indexKeys(id)
+        let keys = [sessionKey(id), keyIndexKey(id), live, records, effects]
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
             evaluate(.delete, keys: keys, to: .session(id), on: client, writes: true) { command in
                 command.add(id)

@@ -12,11 +12,15 @@ import Synchronization
 /// | `wf:ik:{id}` | sorted set | the session's idempotency keys, scored by `createdAt` | session TTL + allowance |
 /// | `wf:live` | sorted set | every session id, scored by `used` | none |
 /// | `wf:irec` | sorted set | `{id}\n{key}` of every idempotency record, scored by `createdAt` | none |
+/// | `wf:fx` | set | the sessions whose state holds pending effects (field `fx` of the hash) | none |
+/// | `wf:w:{id}` | hash | the instances watching the session (`RedisWatches`) | 30 s, renewed |
+/// | `wf:claim:{id}/{effect}` | string | the instance running the effect (`claimEffect`) | the lease |
 ///
-/// In a cluster the two indexes are kept per slot: `wf:live:{t}` and `wf:irec:{t}`, where `t` is a
-/// tag of that slot (`RedisSlots.slotTags`), so every key a script touches is in one slot and
-/// one script updates a session and its index entries together. `count` and `expire` run one
-/// script per master over the indexes of the slots it serves.
+/// In a cluster the three indexes are kept per slot: `wf:live:{t}`, `wf:irec:{t}` and `wf:fx:{t}`,
+/// where `t` is a tag of that slot (`RedisSlots.slotTags`), so every key a script touches is in
+/// one slot and one script updates a session and its index entries together. `count`,
+/// `expire` and `sessionsWithPendingEffects` run one script per master over the indexes of the
+/// slots it serves.
 ///
 /// Changes are published on the channel `wf:changes` (`wf:changes:{db}` for a database other than
 /// 0, since Redis channels are global) as `{id} saved {rev} {origin}` or `{id} deleted {origin}`;
@@ -162,11 +166,12 @@ public final class RedisStore: SessionStore {
     func keyIndexKey(_ id: String) -> String { keyPrefix + "ik:{" + id + "}" }
     func recordKey(_ id: String, _ key: String) -> String { keyPrefix + "i:{" + id + "}:" + key }
 
-    /// The index keys (sessions by use, records by age) that hold session `id`'s entries.
-    func indexKeys(_ id: String) -> (live: String, records: String) {
-        guard topology.isCluster else { return (keyPrefix + "live", keyPrefix + "irec") }
-        let tag = RedisSlots.slotTags[RedisSlots.slot(session: id)]
-        return (keyPrefix + "live:{" + tag + "}", keyPrefix + "irec:{" + tag + "}")
+    /// The index keys (sessions by use, records by age, sessions with pending effects) that
+    /// hold session `id`'s entries.
+    func indexKeys(_ id: String) -> (live: String, records: String, effects: String) {
+        guard topology.isCluster else { return (keyPrefix + "live", keyPrefix + "irec", keyPrefix + "fx") }
+        let tag = "{" + RedisSlots.slotTags[RedisSlots.slot(session: id)] + "}"
+        return (keyPrefix + "live:" + tag, keyPrefix + "irec:" + tag, keyPrefix + "fx:" + tag)
     }
 
     // MARK: Running commands

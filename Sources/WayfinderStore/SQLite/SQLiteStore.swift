@@ -480,6 +480,10 @@ public final class SQLiteStore: SessionStore {
         storedCount.load(ordering: .relaxed)
     }
 
+    public func sessionsWithPendingEffects(limit: Int) throws -> [String] {
+        try withReader { try $0.sessionsWithPendingEffects(limit: limit) }
+    }
+
     public func ping() throws {
         try withReader { try $0.ping() }
     }
