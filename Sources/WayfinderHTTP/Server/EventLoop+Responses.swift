@@ -104,17 +104,22 @@ extension EventLoop {
         writer.finish()
     }
 
-    /// Writes a later answer and lets the requests pipelined behind it go on.
+    /// Writes a later answer (or starts its stream) and lets the requests pipelined behind it go on.
     func answerLater(_ responder: HTTPResponder) {
         guard let c = awaiting.removeValue(forKey: responder.id), !c.isClosed, let response = responder.takeResponse() else { return }
         c.responder = nil
         let (keepAlive, version, isHead) = c.awaited
-        if case .bytes = response.body {
+        switch response.body {
+        case .bytes:
             writeResponse(c, response, status: response.status, keepAlive: keepAlive, version: version, isHead: isHead)
-        } else {
+            c.machine.responseGiven()
+        case .stream:
+            c.machine.responseGiven()
+            deliver(c, response, keepAlive: keepAlive, version: version, isHead: isHead)
+        case .later:
             writeResponse(c, context.errorResponse(.internalError), status: 500, keepAlive: keepAlive, version: version, isHead: isHead)
+            c.machine.responseGiven()
         }
-        c.machine.responseGiven()
         service(c)
     }
 

@@ -6,7 +6,7 @@ import Synchronization
 /// one, wait; the event loop stays free for every other connection.
 ///
 /// - Important: the answer is sent once: later calls to ``respond(_:)`` do nothing. A streaming
-///   answer is not allowed here (it is answered `500`).
+///   answer starts its stream; another later answer is not allowed here (it is answered `500`).
 public final class HTTPResponder: Sendable {
     struct State {
         var response: HTTPResponse?
