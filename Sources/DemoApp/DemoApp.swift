@@ -6,7 +6,7 @@ public enum DemoApp {
     /// The application: launch instructor, onboarding, auth, change password, main tabs.
     public static func makeApplication() throws -> Application {
         try Application(
-            scheme: "wayfinder", root: AppFlow(),
+            scheme: "wayfinder", version: "1", root: AppFlow(),
             flows: [OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()])
     }
 }

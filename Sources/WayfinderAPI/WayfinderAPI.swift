@@ -38,6 +38,10 @@ public final class WayfinderAPI: HTTPHandler {
     let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
     let catalogDOT: [UInt8]
+    /// The first bytes of every state this version of the app saves (see ``StateCodec/prefix(appVersion:)``).
+    let currentStatePrefix: [UInt8]
+    /// `/healthz`'s answer: the status and the app's version.
+    let healthBody: [UInt8]
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
@@ -56,6 +60,9 @@ public final class WayfinderAPI: HTTPHandler {
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
+        self.currentStatePrefix = StateCodec.prefix(appVersion: engine.app.version)
+        let health: JSONValue = ["status": "ok", "version": .string(engine.app.version)]
+        self.healthBody = health.canonicalBytes
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.
@@ -161,7 +168,7 @@ public final class WayfinderAPI: HTTPHandler {
         case .deepLinks(let id): return try mutate(id, request) { body in .openDeepLink(try body.requiredString("url")) }
         case .events(let id): return try openEvents(id, request)
         case .flows: return try flows(request)
-        case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
+        case .healthz: return json(200, healthBody)
         case .readyz: return try readiness()
         case .metrics: return metricsResponse()
         case .openAPI:

@@ -6,7 +6,8 @@ import WayfinderStore
 /// `GET /v1/sessions/{id}/events`: the current state at once, then one `state` event per change.
 extension WayfinderAPI {
     func openEvents(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorized(id, request, allowQueryToken: true)
+        let session = try upgraded(try authorized(id, request, allowQueryToken: true), SessionKey(id)).session
+        let client = clientComponents(request, queryToo: true)
         let headers: HTTPHeaders = ["Content-Type": "text/event-stream", "Cache-Control": "no-store"]
         if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers) }
         // With Last-Event-ID equal to the current revision the client has this state already.
@@ -17,7 +18,7 @@ extension WayfinderAPI {
             // Subscribe before sending the first event so no change can fall in between.
             let subscription = store.changes.subscribe(id) { [self] change in
                 switch change {
-                case .saved: self.sendState(id, to: writer, lastSent: lastSent)
+                case .saved: self.sendState(id, to: writer, lastSent: lastSent, for: client)
                 case .deleted: writer.close()
                 }
             }
@@ -28,19 +29,20 @@ extension WayfinderAPI {
                 events.remove(writer)
                 metrics.eventStreams.subtract(1, ordering: .relaxed)
             }
-            if !resume { sendState(id, to: writer, lastSent: lastSent) }
+            if !resume { sendState(id, to: writer, lastSent: lastSent, for: client) }
         }
     }
 
     /// Loads and sends the session's state if it is newer than what this stream sent last.
-    private func sendState(_ id: String, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
+    private func sendState(_ id: String, to writer: HTTPStreamWriter, lastSent: Locked<Int>, for client: ClientComponents?) {
         do {
-            guard let session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
-            let body = try renderedBody(session, SessionKey(id))
+            guard let stored = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
+            let key = SessionKey(id)
+            let (body, revision) = try renderedBody(try upgraded(stored, key).session, key, for: client)
             lastSent.withLock { last in
-                guard session.revision > last else { return }
-                last = session.revision
-                var event = Array("event: state\nid: \(session.revision)\ndata: ".utf8)
+                guard revision > last else { return }
+                last = revision
+                var event = Array("event: state\nid: \(revision)\ndata: ".utf8)
                 event.append(contentsOf: body)
                 event.append(contentsOf: Array("\n\n".utf8))
                 _ = writer.write(event)

@@ -22,7 +22,7 @@ extension WayfinderAPI {
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = render(state, key: SessionKey(id), startingFrom: memo)
+            let rendered = clientComponents(request).map { render(state, for: $0) } ?? render(state, key: SessionKey(id), startingFrom: memo)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -42,12 +42,12 @@ extension WayfinderAPI {
 
     func readSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let key = SessionKey(id)
-        let session = try authorized(id, key: key, request, allowQueryToken: false)
-        let etag = ETag.of(session.revision)
+        let session = try upgraded(try authorized(id, key: key, request, allowQueryToken: false), key).session
         if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
-            return HTTPResponse(status: 304, headers: ["ETag": etag])
+            return HTTPResponse(status: 304, headers: ["ETag": ETag.of(session.revision)])
         }
-        return json(200, try renderedBody(session, key), ["ETag": etag])
+        let (body, revision) = try renderedBody(session, key, for: clientComponents(request))
+        return json(200, body, ["ETag": ETag.of(revision)])
     }
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -67,9 +67,14 @@ extension WayfinderAPI {
     ///
     /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
     /// state (so concurrent triggers both apply, in some order); with it, the loser gets `412`.
+    /// A session saved by another version of the app is upgraded first: the answer's transitions
+    /// start with the upgrade's, and `If-Match` may name the revision before it.
     func mutate(_ id: String, _ request: HTTPRequest, action makeAction: (RequestBody) throws -> Action) throws -> HTTPResponse {
         let cacheKey = SessionKey(id)
-        var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
+        let stored = try authorized(id, key: cacheKey, request, allowQueryToken: false)
+        var (session, upgrade) = try upgraded(stored, cacheKey)
+        var upgradedFrom = upgrade.isEmpty ? nil : stored.revision
+        let client = clientComponents(request)
         let body = try RequestBody.read(request)
         let key = request.headers["Idempotency-Key"].flatMap { $0.isEmpty ? nil : $0 }
         let fingerprint = key.map { _ in
@@ -85,14 +90,21 @@ extension WayfinderAPI {
                 headers.set("Idempotent-Replayed", "true")
                 return HTTPResponse(status: record.status, headers: headers, body: record.body)
             }
-            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
+            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision), !(upgradedFrom.map { ETag.ifMatch(ifMatch, revision: $0) } ?? false) {
                 throw APIError.revisionMismatch(currentRevision: session.revision)
             }
             let action = try makeAction(body)
             let state = try decodedState(session, cacheKey)
+            if state.revision != session.revision {
+                // Rebuilt and saved while decoding (a state of this version that no longer fits it).
+                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
+                session = fresh
+                continue
+            }
             var memo = cache.memo(cacheKey) ?? RenderMemo()
-            let outcome = try engine.reduce(state, action, memo: &memo)
-            let bytes = actionBody(outcome, cacheKey, memo: &memo)
+            var outcome = try engine.reduce(state, action, memo: &memo)
+            outcome.transitions = upgrade + outcome.transitions
+            let bytes = actionBody(outcome, cacheKey, memo: &memo, for: client)
             let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
             guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
             var next = session
@@ -116,7 +128,8 @@ extension WayfinderAPI {
             } catch StoreError.conflict(let current) {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
                 guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
-                session = fresh
+                (session, upgrade) = try upgraded(fresh, cacheKey)
+                upgradedFrom = nil
                 continue
             }
             if case .trigger(let route) = action, outcome.changed {
@@ -127,9 +140,10 @@ extension WayfinderAPI {
         throw APIError.unavailable("too much contention on one session")
     }
 
-    /// `{"state": …, "transitions": […]}`; also warms the render cache.
-    private func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo) -> [UInt8] {
-        let rendered = render(outcome.state, key: key, memo: &memo)
+    /// `{"state": …, "transitions": […]}`; also warms the render cache (for a client that
+    /// renders everything: another's state is rendered apart).
+    private func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo, for client: ClientComponents?) -> [UInt8] {
+        let rendered = client.map { render(outcome.state, for: $0) } ?? render(outcome.state, key: key, memo: &memo)
         var w = JSONWriter(capacity: 256)
         w.beginObject()
         w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
@@ -179,18 +193,37 @@ extension WayfinderAPI {
     /// How stale `lastUsed` may get before a read or a write refreshes it: ttl/100, at least 1 s.
     var touchIntervalMillis: Int64 { max(1000, configuration.sessionTTLMillis / 100) }
 
-    /// The decoded state of a stored session, from the cache when the revision matches.
+    /// The decoded state of a stored session, from the cache when the revision matches. A state
+    /// that does not fit this version of the app (a flow it lacks, though saved by this
+    /// version) is rebuilt and saved: its revision is then the stored one plus one.
     func decodedState(_ session: StoredSession, _ key: SessionKey) throws -> SessionState {
         if let state = cache.state(key, revision: session.revision) { return state }
-        let state = try SessionCodec.decode(session.state, session: session.id)
-        cache.put(key, revision: session.revision, state: state)
-        return state
+        let loaded: LoadedSession
+        do {
+            loaded = try engine.load(session.state, session: session.id, revision: session.revision)
+        } catch let ahead as SessionVersionAhead {
+            throw APIError.versionAhead(ahead)
+        }
+        if loaded.changed {
+            _ = try save(loaded, over: session, key)
+        } else {
+            cache.put(key, revision: session.revision, state: loaded.state)
+        }
+        return loaded.state
     }
 
-    /// The rendered state of a stored session, from the cache when the revision matches.
-    func renderedBody(_ session: StoredSession, _ key: SessionKey) throws -> [UInt8] {
-        if let body = cache.body(key, revision: session.revision) { return body }
-        return render(try decodedState(session, key), key: key)
+    /// The rendered state of a stored session and its revision, from the cache when the revision
+    /// matches; rendered apart (and not cached) for a client that does not render everything.
+    func renderedBody(_ session: StoredSession, _ key: SessionKey, for client: ClientComponents? = nil) throws -> (body: [UInt8], revision: Int) {
+        if client == nil, let body = cache.body(key, revision: session.revision) { return (body, session.revision) }
+        let state = try decodedState(session, key)
+        return (client.map { render(state, for: $0) } ?? render(state, key: key), state.revision)
+    }
+
+    /// `state` for a client that does not render everything, with a memo of its own.
+    func render(_ state: SessionState, for client: ClientComponents) -> [UInt8] {
+        var memo = RenderMemo()
+        return engine.renderJSON(state, memo: &memo, for: client)
     }
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and

@@ -10,13 +10,7 @@ public struct Engine: Sendable {
     /// Starts a session: the application coordinator runs its launch logic, then `deepLink`
     /// (if any) is opened. A bad context or link throws and no session exists.
     public func start(session: String, context: JSONObject, deepLink: String? = nil) throws -> SessionState {
-        let normalized = try app.normalizeContext(context)
-        let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
-        var navigator = Navigator(app: app, state: SessionState(session: session, context: normalized, root: root))
-        // Dropped if the flow throws: no session exists then.
-        try navigator.withMoved(root.id) { flow, context in try flow.start(&context) }
-        try navigator.prune()
-        navigator.rootReplaced = false
+        var navigator = try launch(session: session, context: try app.normalizeContext(context), model: [:])
         if let deepLink {
             _ = try navigator.openDeepLink(deepLink)
             try navigator.prune()
@@ -24,6 +18,21 @@ public struct Engine: Sendable {
         var state = navigator.state
         state.revision = 1
         return state
+    }
+
+    /// The navigator of a new session with `context` (already normalized) and `model`, after the
+    /// application coordinator's launch logic; its transitions are the launch's.
+    func launch(session: String, context: JSONObject, model: JSONObject) throws -> Navigator {
+        let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
+        var state = SessionState(session: session, context: context, root: root)
+        state.model = model
+        state.appVersion = app.version
+        var navigator = Navigator(app: app, state: state)
+        // Dropped if the flow throws: no session exists then.
+        try navigator.withMoved(root.id) { flow, context in try flow.start(&context) }
+        try navigator.prune()
+        navigator.rootReplaced = false
+        return navigator
     }
 
     /// Applies an action. Throws ``NavigationError`` for what the contract refuses; the input
@@ -80,7 +89,7 @@ public struct Engine: Sendable {
         guard let top = navigator.state.navigation.topScreen else {
             throw NavigationError.routeUnavailable(route: route.name, available: [])
         }
-        var found: (id: String, spec: RouteSpec)?
+        var found: (id: String, spec: RouteSpec, request: RouteRequest)?
         do {
             // One read-only context for the chain (see `routes(whenOnTop:)`), gone before the
             // handling flow changes the navigator.
@@ -88,17 +97,17 @@ public struct Engine: Sendable {
             for id in navigator.chain(from: top.coordinator) {
                 let flow = try navigator.flow(of: id)
                 context.coordinator = id
-                if let spec = flow.availableRoutes(whenOnTop: top, context).first(where: { $0.name == route.name }) {
-                    found = (id, spec)
+                if let (spec, request) = app.resolve(route, among: flow.availableRoutes(whenOnTop: top, context), flow: flow.name) {
+                    found = (id, spec, request)
                     break
                 }
             }
         }
-        if let (id, spec) = found {
-            let problems = spec.invalidParams(in: route)
+        if let (id, spec, request) = found {
+            let problems = spec.invalidParams(in: request)
             guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
             // `reduce` drops the navigator if the flow throws.
-            try navigator.withMoved(id) { flow, context in try flow.handle(route, on: top, &context) }
+            try navigator.withMoved(id) { flow, context in try flow.handle(request, on: top, &context) }
             return
         }
         throw NavigationError.routeUnavailable(

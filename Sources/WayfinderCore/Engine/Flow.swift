@@ -66,6 +66,9 @@ public protocol Flow<App>: Sendable {
     /// screen and what `flow` shows (context, model, data): the server reuses a screen's JSON
     /// while those are unchanged.
     func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent
+    /// What a client that cannot render `component` (an older app) is shown instead on `screen`,
+    /// one of this flow's own. By default ``ComponentFallback/generic``; asked only for such clients.
+    func fallback(for component: Component, on screen: Screen, _ flow: FlowContext<Self>) -> ComponentFallback
 }
 
 extension Flow {

@@ -16,6 +16,10 @@ public struct SessionState: Sendable, Hashable, Codable {
     /// The id generator: the next numbers for coordinators (`c1`, …) and screens (`s1`, …).
     public var nextCoordinator: Int
     public var nextScreen: Int
+    /// The version of the application that last saved this state (nil for states saved before
+    /// applications had versions): how a server knows which migrations it needs, or that a newer
+    /// version wrote it.
+    public var appVersion: String?
 
     public init(session: String, context: JSONObject, root: Coordinator) {
         self.session = session
@@ -27,5 +31,6 @@ public struct SessionState: Sendable, Hashable, Codable {
         self.pendingDeepLink = nil
         self.nextCoordinator = 1
         self.nextScreen = 1
+        self.appVersion = nil
     }
 }

@@ -8,7 +8,8 @@
 /// bytes are reused when the context, the model and the coordinator tree are equal to those of
 /// the memo, the screen instance and its presentation are equal, and its flows did not read the
 /// navigation when it was rendered (those screens are rendered every time). Nothing else is
-/// assumed: flows are pure functions of what their context shows them.
+/// assumed: flows are pure functions of what their context shows them. The client the bytes were
+/// rendered for is one of the inputs: a memo never gives one client another's fallbacks.
 ///
 /// A memo is a plain value. Keeping one per session is the caller's choice; any memo, even one
 /// from another session, gives the same bytes as ``Engine/render(_:)``'s `jsonBytes`, only
@@ -18,6 +19,7 @@ public struct RenderMemo: Sendable {
         var context: JSONObject
         var model: JSONObject
         var coordinators: Coordinator
+        var client: ClientComponents
     }
 
     struct Screen: Sendable {
@@ -68,14 +70,15 @@ final class NavigationReads: @unchecked Sendable {
 }
 
 extension Engine {
-    /// The contract's `State` as JSON, byte for byte `render(state).jsonBytes`, reusing the
-    /// memo's screens where they still hold; the memo is updated for the next call.
-    public func renderJSON(_ state: SessionState, memo: inout RenderMemo) -> [UInt8] {
+    /// The contract's `State` as JSON, byte for byte `render(state, for: client).jsonBytes`,
+    /// reusing the memo's screens where they still hold; the memo is updated for the next call.
+    public func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents = .all) -> [UInt8] {
+        let adapting = client.rendersEverything ? nil : client
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         let navigator = Navigator(app: app, state: state, decoded: decoded)
         let navigation = state.navigation
-        let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
+        let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators, client: client)
         let fits = memo.inputs == inputs
         if !fits {
             var cw = JSONWriter(capacity: 256)
@@ -119,7 +122,7 @@ extension Engine {
                 return kept.bytes
             }
             reads.reset()
-            let screen = renderScreen(instance, presentation, navigator, reads: reads)
+            let screen = renderScreen(instance, presentation, navigator, reads: reads, for: adapting)
             var w = JSONWriter(capacity: 512)
             screen.write(to: &w)
             let written = w.bytes

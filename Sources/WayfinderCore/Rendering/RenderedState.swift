@@ -43,15 +43,16 @@ public struct RenderedTab: Sendable, Hashable {
 }
 
 extension Engine {
-    /// Renders the contract's `State` for a session state.
-    public func render(_ state: SessionState) -> RenderedState {
+    /// Renders the contract's `State` for a session state, for a client that renders `client`.
+    public func render(_ state: SessionState, for client: ClientComponents = .all) -> RenderedState {
+        let adapting = client.rendersEverything ? nil : client
         let navigator = Navigator(app: app, state: state)
         let navigation = state.navigation
         var rendered: [String: RenderedScreen] = [:]
 
         func screen(_ instance: ScreenInstance, _ presentation: Presentation) -> RenderedScreen {
             if let done = rendered[instance.id] { return done }
-            let result = renderScreen(instance, presentation, navigator, reads: nil)
+            let result = renderScreen(instance, presentation, navigator, reads: nil, for: adapting)
             rendered[instance.id] = result
             return result
         }
@@ -88,12 +89,19 @@ extension Engine {
 
 extension Engine {
     /// One screen as clients see it: the owning flow's content and the routes valid with it on top.
+    /// With `client` (one that does not render everything), components it cannot render are
+    /// replaced by their fallbacks, or the screen by the update-required screen.
     func renderScreen(
-        _ instance: ScreenInstance, _ presentation: Presentation, _ navigator: Navigator, reads: NavigationReads?
+        _ instance: ScreenInstance, _ presentation: Presentation, _ navigator: Navigator, reads: NavigationReads?,
+        for client: ClientComponents? = nil
     ) -> RenderedScreen {
         let context = NavigationContext(coordinator: instance.coordinator, navigator: navigator, navigationReads: reads)
-        let content = (try? navigator.flow(of: instance.coordinator))?.render(instance, context)
-            ?? ScreenContent(title: instance.name, components: [])
+        let flow = try? navigator.flow(of: instance.coordinator)
+        var content = flow?.render(instance, context) ?? ScreenContent(title: instance.name, components: [])
+        if let client {
+            content = content.adapted(for: client) { component in flow?.fallback(for: component, on: instance, context) ?? .generic }
+                ?? app.updateRequired
+        }
         return RenderedScreen(
             id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
             presentation: presentation, routes: routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
