@@ -44,6 +44,11 @@ public struct SessionVersionAhead: Error, Sendable, Hashable, CustomStringConver
     /// The version of the application that read it.
     public var appVersion: String
 
+    public init(stateVersion: String, appVersion: String) {
+        self.stateVersion = stateVersion
+        self.appVersion = appVersion
+    }
+
     public var description: String {
         "the session was last saved by version \(stateVersion) of the app; this server runs version \(appVersion)"
     }

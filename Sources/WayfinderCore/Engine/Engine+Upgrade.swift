@@ -72,15 +72,19 @@ extension Engine {
         var navigator = Navigator(app: app, state: state)
         if from != app.version {
             try checkNotAhead(from, layout: 1)
+            let steps = app.migrations.steps(after: from.flatMap(AppVersion.init))
             do {
-                try navigator.migrate(app.migrations.steps(after: from.flatMap(AppVersion.init)))
+                try navigator.migrate(steps)
             } catch {
-                return try rebuild(state, reason: .failedMigration, detail: "\(error)")
+                // The model changes may still hold: the rebuilt session keeps what they make.
+                var kept = state
+                kept.model = (try? Navigator.migrated(model: state.model, steps)) ?? state.model
+                return try rebuild(kept, from: from, reason: .failedMigration, detail: "\(error)")
             }
             navigator.state.context = contextRead(navigator.state.context)
             navigator.state.appVersion = app.version
         }
-        if let (reason, detail) = problem(in: navigator.state) { return try rebuild(state, reason: reason, detail: detail) }
+        if let (reason, detail) = problem(in: navigator.state) { return try rebuild(navigator.state, from: from, reason: reason, detail: detail) }
         guard from != app.version else { return LoadedSession(state: state, transitions: [], outcome: .current, changed: false) }
         var next = navigator.state
         next.appVersion = from
@@ -106,10 +110,10 @@ extension Engine {
         }
     }
 
-    private func rebuild(_ state: SessionState, reason: RebuildReason, detail: String) throws -> LoadedSession {
+    private func rebuild(_ state: SessionState, from: String?, reason: RebuildReason, detail: String) throws -> LoadedSession {
         try rebuild(
-            session: state.session, revision: state.revision, context: state.context, model: state.model, from: state.appVersion,
-            reason: reason, detail: detail)
+            session: state.session, revision: state.revision, context: state.context, model: state.model, from: from, reason: reason,
+            detail: detail)
     }
 
     /// A session launched again with `context` (read member by member; empty if the launch

@@ -19,9 +19,7 @@ extension Navigator {
                 break
             }
         }
-        for case .model(_, let convert) in steps where !state.model.isEmpty {
-            state.model = try convert(state.model)
-        }
+        state.model = try Self.migrated(model: state.model, steps)
         for step in steps {
             switch step {
             case .removeScreen(let flow, let name, let replacement?):
@@ -39,6 +37,13 @@ extension Navigator {
                 break
             }
         }
+    }
+
+    /// `model` after the model changes among `steps` (an empty model is the new type's `init()`).
+    static func migrated(model: JSONObject, _ steps: [MigrationStep]) throws -> JSONObject {
+        var model = model
+        for case .model(_, let convert) in steps where !model.isEmpty { model = try convert(model) }
+        return model
     }
 
     /// Changes every screen named `name` whose coordinator runs `flow` (its current name).
