@@ -123,7 +123,13 @@ final class InProcessServer {
     let port: Int
     private var stopped = false
 
-    enum StoreKind { case memory, sqlite }
+    enum StoreKind {
+        case memory, sqlite
+        /// The SQLite file at this path (opened `shared`: other servers may use it too).
+        case sqliteFile(String)
+        /// This store, which another server may use too.
+        case shared(any SessionStore)
+    }
 
     init(
         store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = demoEngine,
@@ -137,6 +143,10 @@ final class InProcessServer {
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-\(UUID().uuidString)")
             store = try SQLiteStore(path: dir.appendingPathComponent("s.sqlite").path, configuration: storeConfiguration)
+        case .sqliteFile(let path):
+            store = try SQLiteStore(path: path, configuration: storeConfiguration, shared: true)
+        case .shared(let shared):
+            store = shared
         }
         var configuration = APIConfiguration()
         configuration.sessionTTLMillis = ttlMillis
