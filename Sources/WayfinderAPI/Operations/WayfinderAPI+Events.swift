@@ -47,6 +47,8 @@ extension WayfinderAPI {
                 event.append(contentsOf: Array("\n\n".utf8))
                 _ = writer.write(event)
             }
+        } catch APIError.versionAhead {
+            writer.close()  // a newer version saved the session (logged as such): its client reconnects
         } catch {
             logger.log(.warn, "event_stream_failed", [("session", .string(id)), ("error", .string("\(error)"))])
             writer.close()
