@@ -70,6 +70,19 @@ import WayfinderTesting
         #expect(content.adapted(for: without(.image)) { _ in .generic } == ScreenContent(title: "t", components: [.text("x")]))
     }
 
+    @Test func aRenderMemoNeverGivesOneClientAnothersBytes() throws {
+        let session = try onSecondNote()
+        let engine = session.engine, state = session.state
+        let old = without(.image, .heading)
+        var memo = RenderMemo()
+        let forOld = engine.renderJSON(state, memo: &memo, for: old)
+        #expect(forOld == engine.render(state, for: old).jsonBytes)
+        let forNew = engine.renderJSON(state, memo: &memo)
+        #expect(forNew == engine.render(state).jsonBytes && forNew != forOld)
+        #expect(memo.lastReused == 0, "nothing rendered for the old client is reused for the new one")
+        #expect(engine.renderJSON(state, memo: &memo, for: old) == forOld)
+    }
+
     @Test func anAppWithoutItsOwnUpdateRequiredScreenGetsTheDefault() throws {
         let v1 = try NotesV1.makeApplication()
         let session = try TestSession(v1)

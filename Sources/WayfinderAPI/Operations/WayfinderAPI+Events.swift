@@ -6,15 +6,17 @@ import WayfinderStore
 /// `GET /v1/sessions/{id}/events`: the current state at once, then one `state` event per change.
 extension WayfinderAPI {
     func openEvents(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try upgraded(try authorized(id, request, allowQueryToken: true), SessionKey(id)).session
-        let client = clientComponents(request, queryToo: true)
+        var session = try authorized(id, request, allowQueryToken: true)
+        _ = try upgrade(&session, SessionKey(id))
+        let client = clientComponents(request.headers["Wayfinder-Components"] ?? QueryString.value("components", in: request.query))
         let headers: HTTPHeaders = ["Content-Type": "text/event-stream", "Cache-Control": "no-store"]
         if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers) }
         // With Last-Event-ID equal to the current revision the client has this state already.
-        let resume = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpacesString) } == session.revision
+        let revision = session.revision
+        let resume = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpacesString) } == revision
         let store = self.store, events = self.events, metrics = self.metrics
         return HTTPResponse(status: 200, headers: headers) { [self] writer in
-            let lastSent = Locked(resume ? session.revision : 0)
+            let lastSent = Locked(resume ? revision : 0)
             // Subscribe before sending the first event so no change can fall in between.
             let subscription = store.changes.subscribe(id) { [self] change in
                 switch change {
@@ -36,9 +38,10 @@ extension WayfinderAPI {
     /// Loads and sends the session's state if it is newer than what this stream sent last.
     private func sendState(_ id: String, to writer: HTTPStreamWriter, lastSent: Locked<Int>, for client: ClientComponents?) {
         do {
-            guard let stored = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
+            guard var session = try store.load(id: id, now: WallClock.nowMillis()) else { return writer.close() }
             let key = SessionKey(id)
-            let (body, revision) = try renderedBody(try upgraded(stored, key).session, key, for: client)
+            _ = try upgrade(&session, key)
+            let (body, revision) = try renderedBody(session, key, for: client)
             lastSent.withLock { last in
                 guard revision > last else { return }
                 last = revision

@@ -22,7 +22,8 @@ extension WayfinderAPI {
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = clientComponents(request).map { render(state, for: $0) } ?? render(state, key: SessionKey(id), startingFrom: memo)
+            let rendered = clientComponents(request.headers["Wayfinder-Components"]).map { render(state, for: $0) }
+                ?? render(state, key: SessionKey(id), startingFrom: memo)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -42,11 +43,13 @@ extension WayfinderAPI {
 
     func readSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let key = SessionKey(id)
-        let session = try upgraded(try authorized(id, key: key, request, allowQueryToken: false), key).session
-        if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
+        var session = try authorized(id, key: key, request, allowQueryToken: false)
+        _ = try upgrade(&session, key)
+        let (condition, components) = request.headers.first("If-None-Match", "Wayfinder-Components")
+        if let condition, ETag.ifNoneMatch(condition, revision: session.revision) {
             return HTTPResponse(status: 304, headers: ["ETag": ETag.of(session.revision)])
         }
-        let (body, revision) = try renderedBody(session, key, for: clientComponents(request))
+        let (body, revision) = try renderedBody(session, key, for: clientComponents(components))
         return json(200, body, ["ETag": ETag.of(revision)])
     }
 
@@ -71,12 +74,14 @@ extension WayfinderAPI {
     /// start with the upgrade's, and `If-Match` may name the revision before it.
     func mutate(_ id: String, _ request: HTTPRequest, action makeAction: (RequestBody) throws -> Action) throws -> HTTPResponse {
         let cacheKey = SessionKey(id)
-        let stored = try authorized(id, key: cacheKey, request, allowQueryToken: false)
-        var (session, upgrade) = try upgraded(stored, cacheKey)
-        var upgradedFrom = upgrade.isEmpty ? nil : stored.revision
-        let client = clientComponents(request)
+        var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
+        let stored = session.revision
+        var upgrade = try self.upgrade(&session, cacheKey)
+        var upgradedFrom = upgrade.isEmpty ? nil : stored
         let body = try RequestBody.read(request)
-        let key = request.headers["Idempotency-Key"].flatMap { $0.isEmpty ? nil : $0 }
+        let (idempotencyKey, components) = request.headers.first("Idempotency-Key", "Wayfinder-Components")
+        let key = idempotencyKey.flatMap { $0.isEmpty ? nil : $0 }
+        let client = clientComponents(components)
         let fingerprint = key.map { _ in
             SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
         }
@@ -103,7 +108,7 @@ extension WayfinderAPI {
             }
             var memo = cache.memo(cacheKey) ?? RenderMemo()
             var outcome = try engine.reduce(state, action, memo: &memo)
-            outcome.transitions = upgrade + outcome.transitions
+            if !upgrade.isEmpty { outcome.transitions = upgrade + outcome.transitions }
             let bytes = actionBody(outcome, cacheKey, memo: &memo, for: client)
             let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
             guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
@@ -128,7 +133,8 @@ extension WayfinderAPI {
             } catch StoreError.conflict(let current) {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
                 guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
-                (session, upgrade) = try upgraded(fresh, cacheKey)
+                session = fresh
+                upgrade = try self.upgrade(&session, cacheKey)
                 upgradedFrom = nil
                 continue
             }

@@ -1,3 +1,4 @@
+import Glibc
 import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
@@ -10,11 +11,10 @@ import WayfinderStore
 /// server and every client agree on what each revision is. A state saved by a newer version is
 /// never changed: `409 version_ahead` with `Retry-After`.
 extension WayfinderAPI {
-    /// `session` as this version of the app serves it, and the transitions that take a client
-    /// showing the stored state there (none when it is served as it was).
-    func upgraded(_ session: StoredSession, _ key: SessionKey) throws -> (session: StoredSession, transitions: [Transition]) {
-        if Self.starts(session.state, with: currentStatePrefix) { return (session, []) }
-        var session = session
+    /// Makes `session` what this version of the app serves; returns the transitions that take a
+    /// client showing the stored state there (none when it is served as it was).
+    func upgrade(_ session: inout StoredSession, _ key: SessionKey) throws -> [Transition] {
+        if Self.starts(session.state, with: currentStatePrefix) { return [] }
         for _ in 0..<16 {
             let loaded: LoadedSession
             do {
@@ -26,11 +26,14 @@ extension WayfinderAPI {
                 ])
                 throw APIError.versionAhead(ahead)
             }
-            guard loaded.changed else { return (session, []) }
-            if let saved = try save(loaded, over: session, key) { return (saved, loaded.transitions) }
+            guard loaded.changed else { return [] }
+            if let saved = try save(loaded, over: session, key) {
+                session = saved
+                return loaded.transitions
+            }
             guard let fresh = try store.load(id: session.id, now: WallClock.nowMillis()) else { throw APIError.notFound }
             session = fresh
-            if Self.starts(session.state, with: currentStatePrefix) { return (session, []) }
+            if Self.starts(session.state, with: currentStatePrefix) { return [] }
         }
         throw APIError.unavailable("too much contention on one session")
     }
@@ -67,24 +70,26 @@ extension WayfinderAPI {
         return next
     }
 
-    /// What the client of `request` renders (its `Wayfinder-Components` header; for event
-    /// streams also the `components` query parameter); nil when it renders everything, as a
-    /// client that says nothing does.
-    func clientComponents(_ request: HTTPRequest, queryToo: Bool = false) -> ClientComponents? {
-        let declared = request.headers[ClientComponents.headerName]
-            ?? (queryToo ? QueryString.value("components", in: request.query) : nil)
-        guard let declared, !declared.isEmpty else { return nil }
+    /// What a client that declared `declared` (its `Wayfinder-Components` header, or the
+    /// `components` query parameter of an event stream) renders; nil when it renders everything,
+    /// as a client that says nothing does.
+    func clientComponents(_ declared: String?) -> ClientComponents? {
+        // The web client names every kind, in this order: no parsing for it.
+        guard let declared, !declared.isEmpty, declared != Self.everyKind else { return nil }
         let client = ClientComponents(header: declared)
         return client.rendersEverything ? nil : client
     }
 
+    /// The header value that names every kind at its version (`ClientComponents.all`).
+    static let everyKind = ClientComponents.all.description
+
     /// Whether `bytes` starts with `prefix`.
     static func starts(_ bytes: [UInt8], with prefix: [UInt8]) -> Bool {
         guard bytes.count >= prefix.count else { return false }
-        return bytes.withUnsafeBufferPointer { b in
-            prefix.withUnsafeBufferPointer { p in
-                for index in 0..<p.count where b[index] != p[index] { return false }
-                return true
+        return bytes.withUnsafeBytes { b in
+            prefix.withUnsafeBytes { p in
+                guard let stored = b.baseAddress, let expected = p.baseAddress else { return p.isEmpty }
+                return memcmp(stored, expected, p.count) == 0
             }
         }
     }

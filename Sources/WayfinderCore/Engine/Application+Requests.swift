@@ -4,11 +4,10 @@ extension Application {
     /// The route among `available` (offered by flow `flow`) that `route` triggers — by its name,
     /// else by an old name a migration renamed — and the request as that route reads it.
     func resolve(_ route: RouteRequest, among available: [RouteSpec], flow: String) -> (spec: RouteSpec, request: RouteRequest)? {
-        let migrations = self.migrations
         if let spec = available.first(where: { $0.name == route.name }) {
-            return (spec, migrations.requestsUnchanged ? route : migrated(route, to: spec, flow: flow))
+            return (spec, requestsUnchanged ? route : migrated(route, to: spec, flow: flow))
         }
-        guard !migrations.requestsUnchanged, let new = migrations.routeRenames[flow]?[route.name],
+        guard !requestsUnchanged, let new = migrations.routeRenames[flow]?[route.name],
             let spec = available.first(where: { $0.name == new })
         else { return nil }
         var renamed = route

@@ -57,6 +57,8 @@ public struct Application: Sendable {
     var flows: [any AnyFlow] { storage.flows }
     var normalizeContext: @Sendable (JSONObject) throws -> JSONObject { storage.normalizeContext }
     var migrations: Migrations { storage.migrations }
+    /// No migration renames or changes what clients send.
+    var requestsUnchanged: Bool { storage.migrations.requestsUnchanged }
 
     /// - Parameters:
     ///   - scheme: the deep-link scheme.

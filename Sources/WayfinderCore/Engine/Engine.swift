@@ -89,25 +89,38 @@ public struct Engine: Sendable {
         guard let top = navigator.state.navigation.topScreen else {
             throw NavigationError.routeUnavailable(route: route.name, available: [])
         }
-        var found: (id: String, spec: RouteSpec, request: RouteRequest)?
+        var found: (id: String, spec: RouteSpec)?
+        // The request as the route reads it when a migration changed it (an old client's).
+        var migrated: RouteRequest?
         do {
             // One read-only context for the chain (see `routes(whenOnTop:)`), gone before the
             // handling flow changes the navigator.
             var context = NavigationContext(coordinator: top.coordinator, navigator: navigator)
+            let unchanged = app.requestsUnchanged
             for id in navigator.chain(from: top.coordinator) {
                 let flow = try navigator.flow(of: id)
                 context.coordinator = id
-                if let (spec, request) = app.resolve(route, among: flow.availableRoutes(whenOnTop: top, context), flow: flow.name) {
-                    found = (id, spec, request)
+                let available = flow.availableRoutes(whenOnTop: top, context)
+                if unchanged {
+                    if let spec = available.first(where: { $0.name == route.name }) {
+                        found = (id, spec)
+                        break
+                    }
+                } else if let (spec, request) = app.resolve(route, among: available, flow: flow.name) {
+                    found = (id, spec)
+                    migrated = request
                     break
                 }
             }
         }
-        if let (id, spec, request) = found {
-            let problems = spec.invalidParams(in: request)
-            guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
-            // `reduce` drops the navigator if the flow throws.
-            try navigator.withMoved(id) { flow, context in try flow.handle(request, on: top, &context) }
+        if let (id, spec) = found {
+            func handle(_ request: RouteRequest) throws {
+                let problems = spec.invalidParams(in: request)
+                guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
+                // `reduce` drops the navigator if the flow throws.
+                try navigator.withMoved(id) { flow, context in try flow.handle(request, on: top, &context) }
+            }
+            if let migrated { try handle(migrated) } else { try handle(route) }
             return
         }
         throw NavigationError.routeUnavailable(

@@ -57,6 +57,9 @@ public struct ClientComponents: Sendable, Hashable, CustomStringConvertible {
     /// A client that renders every kind at its current version (one that sends no header).
     public static let all = ClientComponents(Dictionary(uniqueKeysWithValues: Component.Kind.allCases.map { ($0, $0.version) }))
 
+    /// `all`'s packed versions, for comparisons without allocating `allCases`.
+    private static let current = all.versions
+
     /// A client that renders `kinds` (kind → highest version; versions from 1 to 255).
     public init(_ kinds: [Component.Kind: Int]) {
         versions = 0
@@ -103,7 +106,11 @@ public struct ClientComponents: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the client renders every kind at its current version: then nothing is replaced.
     public var rendersEverything: Bool {
-        Component.Kind.allCases.allSatisfy { renders($0, version: $0.version) }
+        let current = Self.current
+        for shift in stride(from: UInt64(0), to: 64, by: 8) where (versions >> shift) & 0xFF < (current >> shift) & 0xFF {
+            return false
+        }
+        return true
     }
 
     /// The header value that declares exactly this: `heading, text, list;v=2`.

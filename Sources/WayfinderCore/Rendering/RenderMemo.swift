@@ -19,7 +19,6 @@ public struct RenderMemo: Sendable {
         var context: JSONObject
         var model: JSONObject
         var coordinators: Coordinator
-        var client: ClientComponents
     }
 
     struct Screen: Sendable {
@@ -40,6 +39,8 @@ public struct RenderMemo: Sendable {
     }
 
     var inputs: Inputs?
+    /// The client the screens were rendered for; nil for one that renders everything.
+    var client: ClientComponents?
     var root: Root?
     var screens: [String: Screen] = [:]
     /// The ids of the modal screens among `screens` (the rest are the root's).
@@ -72,14 +73,15 @@ final class NavigationReads: @unchecked Sendable {
 extension Engine {
     /// The contract's `State` as JSON, byte for byte `render(state, for: client).jsonBytes`,
     /// reusing the memo's screens where they still hold; the memo is updated for the next call.
-    public func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents = .all) -> [UInt8] {
-        let adapting = client.rendersEverything ? nil : client
+    /// `client` nil: a client that renders everything.
+    public func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents? = nil) -> [UInt8] {
+        let adapting = client.flatMap { $0.rendersEverything ? nil : $0 }
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         let navigator = Navigator(app: app, state: state, decoded: decoded)
         let navigation = state.navigation
-        let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators, client: client)
-        let fits = memo.inputs == inputs
+        let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
+        let fits = memo.client == adapting && memo.inputs == inputs
         if !fits {
             var cw = JSONWriter(capacity: 256)
             cw.value(.object(state.context))
@@ -226,6 +228,7 @@ extension Engine {
         w.endObject()
 
         memo.inputs = inputs
+        memo.client = adapting
         memo.screens = screens
         memo.modalIDs = navigation.modals.flatMap { $0.stack.screens.map(\.id) }
         memo.lastReused = reused

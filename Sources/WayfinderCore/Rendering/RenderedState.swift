@@ -43,9 +43,10 @@ public struct RenderedTab: Sendable, Hashable {
 }
 
 extension Engine {
-    /// Renders the contract's `State` for a session state, for a client that renders `client`.
-    public func render(_ state: SessionState, for client: ClientComponents = .all) -> RenderedState {
-        let adapting = client.rendersEverything ? nil : client
+    /// Renders the contract's `State` for a session state, for a client that renders `client`
+    /// (nil: everything).
+    public func render(_ state: SessionState, for client: ClientComponents? = nil) -> RenderedState {
+        let adapting = client.flatMap { $0.rendersEverything ? nil : $0 }
         let navigator = Navigator(app: app, state: state)
         let navigation = state.navigation
         var rendered: [String: RenderedScreen] = [:]
