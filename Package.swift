@@ -7,6 +7,7 @@ import PackageDescription
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
+//   wayfinder-terminal (executable) -> WayfinderClient -> Foundation only (URLSession; libcurl on Linux)
 // The server's targets (not the WayfinderCore library product) leave out the run-time
 // exclusivity checks in release builds: about 8 % of a GET's instructions went to
 // `swift_beginAccess` on the connections' and caches' class properties. Debug builds, which
@@ -15,12 +16,15 @@ let serverSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchec
 
 let package = Package(
     name: "Wayfinder",
-    platforms: [.macOS(.v15)],
+    // iOS 17: WayfinderClient's navigation model is `@Observable`.
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "wayfinder", targets: ["wayfinder"]),
         .library(name: "WayfinderCore", targets: ["WayfinderCore"]),
         .library(name: "WayfinderServer", targets: ["WayfinderServer"]),
         .library(name: "WayfinderTesting", targets: ["WayfinderTesting"]),
+        .library(name: "WayfinderClient", targets: ["WayfinderClient"]),
+        .executable(name: "wayfinder-terminal", targets: ["wayfinder-terminal"]),
     ],
     targets: [
         // MARK: C libraries and shims
@@ -37,10 +41,12 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // MARK: The navigation engine (pure: no sockets, files or clocks)
         .target(name: "WayfinderCore"),
-        .target(name: "DemoApp", dependencies: ["WayfinderCore"]),
+        // The sample app; its account service hashes passwords with libxcrypt.
+        .target(name: "DemoApp", dependencies: ["WayfinderCore", "CCrypt"]),
 
         // MARK: IO shells
         .target(name: "WayfinderHTTP", dependencies: ["CEpoll"], swiftSettings: serverSettings),
@@ -53,6 +59,10 @@ let package = Package(
             name: "WayfinderServer",
             dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),
         .executableTarget(name: "wayfinder", dependencies: ["WayfinderServer", "DemoApp"]),
+
+        // MARK: Thin clients (Foundation only; they know no server target and no app)
+        .target(name: "WayfinderClient"),
+        .executableTarget(name: "wayfinder-terminal", dependencies: ["WayfinderClient"]),
 
         // MARK: The testing library: sessions on the pure engine, and a real libcurl client
         .target(name: "WayfinderTesting", dependencies: ["WayfinderCore", "CCurlShim"]),
@@ -76,5 +86,8 @@ let package = Package(
                 "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore", "WayfinderServer",
                 "NotesApp",
             ]),
+        .testTarget(
+            name: "WayfinderClientTests",
+            dependencies: ["WayfinderClient", "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "DemoApp", "WayfinderCore"]),
     ]
 )

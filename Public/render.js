@@ -243,6 +243,10 @@ function renderScreen(screen, ctx, back) {
     'data-presentation': screen.presentation,
     'data-coordinator': screen.coordinator,
     'data-top': String(screen.id === ctx.topId),
+    // A busy screen waits for an effect it asked for (the server's work, such as checking a
+    // password): its buttons are disabled until a later state arrives.
+    'data-screen-busy': screen.busy === true ? 'true' : null,
+    'aria-busy': screen.busy === true ? 'true' : null,
     'aria-labelledby': titleId,
   });
 
@@ -267,7 +271,13 @@ function renderScreen(screen, ctx, back) {
     { class: 'nav-bar', 'data-testid': 'nav-bar' },
     leading,
     h('h1', { class: 'nav-title', id: titleId, tabindex: '-1', 'data-testid': 'nav-title' }, screen.title ?? ''),
-    h('div', { class: 'nav-trailing' }),
+    h(
+      'div',
+      { class: 'nav-trailing' },
+      screen.busy === true
+        ? h('span', { class: 'screen-busy', role: 'status', 'data-testid': 'screen-busy' }, 'Working…')
+        : null,
+    ),
   );
 
   const content = h('form', { class: 'content', 'data-testid': 'screen-content', novalidate: true });
@@ -406,7 +416,7 @@ function renderButton(c, index, screen, ctx) {
       'data-style': style,
       'data-route': action.route,
       'data-submit': String(Boolean(c.submit)),
-      disabled: !action.route,
+      disabled: !action.route || c.disabled === true,
     },
     c.title ?? action.route ?? '',
   );
@@ -447,7 +457,12 @@ function renderList(c, index, screen, ctx) {
     };
     let row;
     if (route) {
-      row = h('button', { ...attrs, type: 'button', 'data-route': route }, inner, svg(CHEVRON_FORWARD, { class: 'list-chevron' }));
+      row = h(
+        'button',
+        { ...attrs, type: 'button', 'data-route': route, disabled: item.disabled === true },
+        inner,
+        svg(CHEVRON_FORWARD, { class: 'list-chevron' }),
+      );
       row.addEventListener('click', () => ctx.intents.route(route, { ...(item.action.params ?? {}) }));
     } else {
       row = h('div', attrs, inner);

@@ -9,12 +9,21 @@ struct AuthFlow: DemoFlow {
     }
 
     enum Route: FlowRoute {
-        case login(email: String, password: String)
+        case login(email: String, password: Secret)
         case register
         case forgotPassword
-        case signUp(name: String, email: String, password: String)
+        case signUp(name: String, email: String, password: Secret)
         enum CodingKeys: CodingKey, CaseIterable { case login, register, forgotPassword, signUp }
     }
+
+    /// The account service: a registered address must give its password; an address with no
+    /// account signs in as any other (the contract's sample rule).
+    enum Effect: FlowEffect {
+        case signIn(email: String, password: Secret)
+        case signUp(name: String, email: String, password: Secret)
+        enum CodingKeys: CodingKey, CaseIterable { case signIn, signUp }
+    }
+    typealias EffectReply = UserStore.Answer
 
     let children: [any Flow.Type] = [ChangePasswordFlow.self]
     let deepLinks: [DemoLink.Name] = [.signUp]
@@ -33,11 +42,10 @@ struct AuthFlow: DemoFlow {
     func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
         switch route {
         case .login(let email, let password):
-            guard Credentials.isValid(email: email, password: password) else {
+            guard Credentials.isValid(email: email, password: password.value) else {
                 return flow.reject(Credentials.rule, keeping: ["email": .string(email)])
             }
-            flow.signIn(email)
-            try flow.finish()
+            flow.perform(.signIn(email: email, password: password))
         case .register:
             flow.push(.register)
         case .forgotPassword:
@@ -45,11 +53,29 @@ struct AuthFlow: DemoFlow {
         case .signUp(let name, let email, let password):
             let kept: JSONObject = ["name": .string(name), "email": .string(email)]
             guard !name.trimmed.isEmpty else { return flow.reject("Enter your name.", keeping: kept) }
-            guard Credentials.isValid(email: email, password: password) else {
+            guard Credentials.isValid(email: email, password: password.value) else {
                 return flow.reject(Credentials.rule, keeping: kept)
             }
+            flow.perform(.signUp(name: name, email: email, password: password))
+        }
+    }
+
+    func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws {
+        switch (effect, result) {
+        case (.signIn(let email, _), .success(.signedIn)), (.signIn(let email, _), .success(.unknownAddress)),
+            (.signUp(_, let email, _), .success(.registered)):
             flow.signIn(email)
             try flow.finish()
+        case (.signIn(let email, _), .success(.wrongPassword)):
+            flow.reject("That is not the password of this account.", keeping: ["email": .string(email)])
+        case (.signUp(let name, let email, _), .success(.addressTaken)):
+            flow.reject("This address already has an account: sign in instead.", keeping: ["name": .string(name), "email": .string(email)])
+        case (.signIn(let email, _), _):
+            flow.reject("Signing in is not possible right now. Try again in a moment.", keeping: ["email": .string(email)])
+        case (.signUp(let name, let email, _), _):
+            flow.reject(
+                "Creating the account is not possible right now. Try again in a moment.",
+                keeping: ["name": .string(name), "email": .string(email)])
         }
     }
 

@@ -31,6 +31,23 @@ struct TodosFlow: DemoFlow {
         flow.show(.todoList)
     }
 
+    /// The app's own limits: past them the form shows a notice, like its other validation.
+    static let maxTitle = 200, maxDescription = 2000, maxTodos = 200
+
+    /// What is wrong with a to-do's title and description, as the notice says it; nil if nothing.
+    static func notice(title: String, description: String) -> String? {
+        if title.trimmed.isEmpty { return "Give the to-do a title." }
+        if title.count > maxTitle { return "A title can have at most \(maxTitle) characters." }
+        if description.count > maxDescription { return "A description can have at most \(maxDescription) characters." }
+        return nil
+    }
+
+    /// The form kept on a refused to-do: what was typed, cut at the limits (a refused title
+    /// never makes the session larger than an accepted one).
+    static func kept(title: String, description: String) -> JSONObject {
+        ["title": .string(String(title.prefix(maxTitle))), "description": .string(String(description.prefix(maxDescription)))]
+    }
+
     /// A sheet on tablet and web, full screen on phone (the articles' iPad case).
     private func addStyle(_ flow: FlowContext<Self>) -> ModalStyle { flow.context.platform == .phone ? .fullScreen : .sheet }
 
@@ -42,8 +59,9 @@ struct TodosFlow: DemoFlow {
             try flow.dismiss()
         case (.saveTodo(let title, let description), _):
             let description = description ?? ""
-            guard !title.trimmed.isEmpty else {
-                return flow.reject("Give the to-do a title.", keeping: ["title": .string(title), "description": .string(description)])
+            let full = flow.model.todos.count >= Self.maxTodos ? "The list holds at most \(Self.maxTodos) to-dos; delete one first." : nil
+            if let notice = full ?? Self.notice(title: title, description: description) {
+                return flow.reject(notice, keeping: Self.kept(title: title, description: description))
             }
             flow.model.add(title: title.trimmed, description: description)
             try flow.dismiss()
@@ -53,10 +71,10 @@ struct TodosFlow: DemoFlow {
         case (.updateTodo(let title, let description, let completed), .todoDetail(let id)):
             guard var todo = flow.model[id] else { throw NavigationError.invalidParam("id", "this to-do no longer exists") }
             let description = description ?? ""
-            guard !title.trimmed.isEmpty else {
-                var kept: JSONObject = ["title": .string(title), "description": .string(description)]
+            if let notice = Self.notice(title: title, description: description) {
+                var kept = Self.kept(title: title, description: description)
                 if let completed { kept["completed"] = .bool(completed) }
-                return flow.reject("Give the to-do a title.", keeping: kept)
+                return flow.reject(notice, keeping: kept)
             }
             todo.title = title.trimmed
             todo.description = description

@@ -3,24 +3,6 @@ import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
-/// Settings of the v1 API (the HTTP limits live in `HTTPServerConfiguration`).
-public struct APIConfiguration: Sendable {
-    /// Sessions idle for longer expire. Default 24 h.
-    public var sessionTTLMillis: Int64 = 24 * 60 * 60 * 1000
-    /// Sessions at once; more gives `503 session_limit`.
-    public var maxSessions = 100_000
-    /// The thin web client's folder, served at `/`.
-    public var publicDirectory: String? = "Public"
-    /// The contract, served at `/openapi.yaml` (read once at start).
-    public var openAPIDocument: [UInt8] = []
-    /// How often an idle event stream gets a comment line.
-    public var heartbeatSeconds: Double = 15
-    /// Recently used sessions kept decoded and rendered (0 turns the cache off).
-    public var cacheCapacity = 20_000
-
-    public init() {}
-}
-
 /// The v1 API as an HTTP handler: routing, auth, bodies, problems, and the session operations.
 ///
 /// It plugs the pure engine and a session store into the HTTP server; it renders on request and
@@ -35,8 +17,12 @@ public final class WayfinderAPI: HTTPHandler {
     let launches = LaunchCache()
     let files: StaticFiles?
     let events: EventStreams
+    /// Token buckets of `POST /v1/sessions` per client address (nil: no limit).
+    let createLimiter: RateLimiter?
     let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
+    /// Runs the app's effects off the loops.
+    let effects: EffectRunner
     let catalogDOT: [UInt8]
     /// The first bytes of every state this version of the app saves (see ``StateCodec/prefix(appVersion:)``).
     let currentStatePrefix: [UInt8]
@@ -47,8 +33,9 @@ public final class WayfinderAPI: HTTPHandler {
 
     public init(
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
-        openConnections: @escaping @Sendable () -> Int = { 0 }
+        services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }
     ) {
+        self.effects = EffectRunner(services: services)
         self.engine = engine
         self.store = store
         self.configuration = configuration
@@ -56,7 +43,12 @@ public final class WayfinderAPI: HTTPHandler {
         self.metrics = Metrics()
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
-        self.events = EventStreams(heartbeatSeconds: configuration.heartbeatSeconds)
+        self.events = EventStreams(
+            heartbeatSeconds: configuration.heartbeatSeconds, maxPerSession: configuration.maxStreamsPerSession,
+            maxTotal: configuration.maxStreams)
+        self.createLimiter = configuration.createRatePerSecond.map {
+            RateLimiter(ratePerSecond: $0, burst: configuration.createBurst)
+        }
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
@@ -91,7 +83,7 @@ public final class WayfinderAPI: HTTPHandler {
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        answer(request) { endpoint in try dispatch(endpoint, request) }
+        answer(request) { endpoint, context in try dispatch(endpoint, request, context) }
     }
 
     /// Group commit: the loops hold their answers while the store (SQLite) leaves their writes in
@@ -110,7 +102,7 @@ public final class WayfinderAPI: HTTPHandler {
     /// A body too large to read: the contract's earlier checks (path, method, credentials, the
     /// session) still come first, then `413`.
     public func answerWithoutBody(_ head: HTTPRequest) -> HTTPResponse? {
-        answer(head) { endpoint in
+        answer(head) { endpoint, _ in
             if endpoint == .unknownAPI { throw APIError.notFound }
             guard endpoint.allowed.contains(head.method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
             if let id = endpoint.sessionID {
@@ -122,50 +114,59 @@ public final class WayfinderAPI: HTTPHandler {
 
     /// Runs one request: maps every error to its problem answer, echoes the request id, and
     /// records the request in the metrics and the log.
-    private func answer(_ request: HTTPRequest, _ body: (Endpoint) throws -> HTTPResponse) -> HTTPResponse {
+    private func answer(_ request: HTTPRequest, _ body: (Endpoint, RequestContext) throws -> HTTPResponse) -> HTTPResponse {
         let started = WallClock.monotonicNanos()
         let requestID = RequestID.from(request.headers["X-Request-Id"])
         let endpoint = Endpoint(path: request.path)
+        let context = RequestContext(
+            requestID: requestID, started: started, method: request.method, path: request.path, route: endpoint.template,
+            session: endpoint.sessionID)
         var response: HTTPResponse
         do {
-            response = try body(endpoint)
-        } catch let error as APIError {
-            response = error.response(path: request.path, requestID: requestID)
-        } catch let error as NavigationError {
-            response = APIError.navigation(error).response(path: request.path, requestID: requestID)
-        } catch let error as StoreError {
-            response = APIError.from(error).response(path: request.path, requestID: requestID)
+            response = try body(endpoint, context)
         } catch {
-            logger.log(.error, "internal_error", [("path", .string(request.path)), ("error", .string("\(error)"))])
-            response = APIError.internalError("\(error)").response(path: request.path, requestID: requestID)
+            response = problem(error, path: request.path, requestID: requestID)
         }
-        response.headers.set("X-Request-Id", requestID)
-        let seconds = Double(WallClock.monotonicNanos() - started) / 1e9
-        metrics.request(route: endpoint.template, method: request.method, status: response.status, seconds: seconds)
-        if logger.enabled(.info) {
-            var fields: [(String, JSONValue)] = [
-                ("method", .string(request.method)), ("path", .string(request.path)), ("status", .int(response.status)),
-                ("durationMicros", .int(Int(seconds * 1e6))), ("bytes", .int(response.byteCount)),
-                ("requestId", .string(requestID)),
-            ]
-            if let id = endpoint.sessionID { fields.append(("session", .string(id))) }
-            logger.log(.info, "request", fields)
-        }
+        // An answer given later is counted and logged when it is given (`finish`).
+        if case .later = response.body { return response }
+        finish(&response, context)
         return response
     }
 
-    private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// The problem answer for `error`: every error of every layer mapped in `APIError`.
+    func problem(_ error: any Error, path: String, requestID: String) -> HTTPResponse {
+        switch error {
+        case let error as APIError: return error.response(path: path, requestID: requestID)
+        case let error as NavigationError: return APIError.navigation(error).response(path: path, requestID: requestID)
+        case let error as StoreError: return APIError.from(error).response(path: path, requestID: requestID)
+        default:
+            logger.log(.error, "internal_error", [("path", .string(path)), ("error", .string("\(error)"))])
+            return APIError.internalError("\(error)").response(path: path, requestID: requestID)
+        }
+    }
+
+    /// Echoes the request id, and records the answer in the metrics and the log.
+    func finish(_ response: inout HTTPResponse, _ context: RequestContext) {
+        response.headers.set("X-Request-Id", context.requestID)
+        let seconds = Double(WallClock.monotonicNanos() - context.started) / 1e9
+        metrics.request(route: context.route, method: context.method, status: response.status, seconds: seconds)
+        logger.request(
+            method: context.method, path: context.path, status: response.status, durationMicros: Int(seconds * 1e6),
+            bytes: response.byteCount, requestID: context.requestID, session: context.session)
+    }
+
+    private func dispatch(_ endpoint: Endpoint, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         if endpoint == .unknownAPI { throw APIError.notFound }
         let method = request.method
         guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
         switch endpoint {
         case .createSession: return try createSession(request)
         case .session(let id):
-            return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request)
-        case .routes(let id): return try mutate(id, request) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
-        case .back(let id): return try mutate(id, request) { body in .back(screen: try body.optionalString("screen")) }
-        case .tab(let id): return try mutate(id, request) { body in .selectTab(try body.requiredString("tab")) }
-        case .deepLinks(let id): return try mutate(id, request) { body in .openDeepLink(try body.requiredString("url")) }
+            return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request, context)
+        case .routes(let id): return try mutate(id, request, context) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
+        case .back(let id): return try mutate(id, request, context) { body in .back(screen: try body.optionalString("screen")) }
+        case .tab(let id): return try mutate(id, request, context) { body in .selectTab(try body.requiredString("tab")) }
+        case .deepLinks(let id): return try mutate(id, request, context) { body in .openDeepLink(try body.requiredString("url")) }
         case .events(let id): return try openEvents(id, request)
         case .flows: return try flows(request)
         case .healthz: return json(200, healthBody)
@@ -206,8 +207,11 @@ extension HTTPResponse {
 /// cheap (no system call per request), and not secret. The first 36⁸ (2.8 trillion) fit in
 /// 15 bytes, so they are stored inline in the `String`, with no allocation.
 enum RequestID {
-    /// 6 characters: 36 random bits, base64url.
-    private static let prefix = Array(Credentials.base64URL(Credentials.randomBytes(4)).utf8.prefix(6))
+    /// 6 characters: 36 random bits, base64url (from the clock if the kernel gave no random bytes:
+    /// the prefix only tells processes apart).
+    private static let prefix = Array(
+        Credentials.base64URL((try? Credentials.randomBytes(4)) ?? withUnsafeBytes(of: WallClock.monotonicNanos()) { Array($0.prefix(4)) })
+            .utf8.prefix(6))
     private static let counter = Atomic<UInt64>(0)
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
@@ -235,4 +239,16 @@ enum RequestID {
             return total
         }
     }
+}
+
+/// What a request's answer needs when it is given later: its id and start, for the
+/// `X-Request-Id` header, the metrics and the log.
+struct RequestContext: Sendable {
+    let requestID: String
+    let started: UInt64
+    let method: String
+    let path: String
+    /// The endpoint's template (the metrics' route label).
+    let route: String
+    let session: String?
 }

@@ -21,14 +21,23 @@ import WayfinderStore
 /// ```
 public struct Server: Sendable {
     private let makeApplication: @Sendable () throws -> Application
+    private let makeServices: @Sendable (_ dataDirectory: String?) throws -> EffectServices
     private let name: String
 
     /// - Parameters:
     ///   - makeApplication: builds the application (its checks run here: a broken app stops the
     ///     start with every problem listed and exit code 2).
+    ///   - services: builds the services that run the app's effects, given the folder of the
+    ///     SQLite store (nil with the memory or Redis store) for services that keep files. Every
+    ///     flow that asks for effects needs one, or the server does not start.
     ///   - name: the command's name in `--help` and messages (default: the executable's name).
-    public init(_ makeApplication: @escaping @Sendable () throws -> Application, name: String? = nil) {
+    public init(
+        _ makeApplication: @escaping @Sendable () throws -> Application,
+        services: @escaping @Sendable (_ dataDirectory: String?) throws -> EffectServices = { _ in EffectServices() },
+        name: String? = nil
+    ) {
         self.makeApplication = makeApplication
+        self.makeServices = services
         self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
     }
 
@@ -84,6 +93,7 @@ public struct Server: Sendable {
         Thread.detachNewThread { _exit(128 + Self.waitForSignal()) }
         running.stop()
         running.logger.log(.info, "stopped")
+        running.logger.flush()
         exit(0)
     }
 
@@ -106,9 +116,21 @@ public struct Server: Sendable {
     private func start(_ settings: Settings) throws -> RunningServer {
         let application: Application
         do { application = try makeApplication() } catch { throw StartError(message: "\(error)") }
+        let dataDirectory: String? = settings.store.hasPrefix("sqlite:")
+            ? String(settings.store.dropFirst("sqlite:".count)).split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            : nil
+        let services: EffectServices
+        do { services = try makeServices(dataDirectory.map { $0.isEmpty ? "." : $0 }) } catch {
+            throw StartError(message: "cannot start the app's services: \(error)")
+        }
+        let unserved = application.flowsWithEffects.filter { services.service(for: $0) == nil }
+        guard unserved.isEmpty else {
+            throw StartError(message: "no service is registered for the effects of \(unserved.joined(separator: ", "))")
+        }
 
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
-        let storeConfiguration = StoreConfiguration(ttlMillis: Int64(settings.sessionTTLSeconds * 1000))
+        let storeConfiguration = StoreConfiguration(
+            ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession)
         let store: any SessionStore
         do {
             if settings.store == "memory" {
@@ -121,6 +143,7 @@ public struct Server: Sendable {
                     path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration, shared: settings.sqliteShared)
             }
         } catch {
+            logger.flush()
             throw StartError(message: "cannot open the store \(settings.store): \(error)")
         }
 
@@ -130,6 +153,15 @@ public struct Server: Sendable {
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.publicDirectory = settings.publicDirectory
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
+        apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
+        apiConfiguration.unusedSessionTTLMillis = Int64(settings.unusedSessionTTLSeconds * 1000)
+        apiConfiguration.maxSessionBytes = settings.maxSessionBytes
+        apiConfiguration.maxIdempotencyKeyBytes = settings.maxIdempotencyKeyBytes
+        apiConfiguration.maxStreamsPerSession = settings.maxStreamsPerSession
+        apiConfiguration.maxStreams = settings.maxStreams
+        apiConfiguration.createRatePerSecond = settings.createRate > 0 ? settings.createRate : nil
+        apiConfiguration.createBurst = settings.createBurst
+        apiConfiguration.clientAddressHeader = settings.clientIPHeader
         if let document = FileManager.default.contents(atPath: settings.openAPI) {
             apiConfiguration.openAPIDocument = Array(document)
         } else {
@@ -138,20 +170,36 @@ public struct Server: Sendable {
 
         var httpConfiguration = HTTPServerConfiguration(host: settings.host, port: settings.port, threads: settings.threads)
         httpConfiguration.maxConnections = settings.maxConnections
+        // Descriptors: the soft limit goes up to the hard one, and connections stay below it with
+        // room for the listeners, epoll and eventfds of every loop, the store's files and a static
+        // file being read, so a full house of connections never leaves the server without one.
+        if let descriptors = DescriptorLimit.raiseToHardLimit() {
+            let room = max(1, descriptors - (64 + 8 * settings.threads))
+            if settings.maxConnections > room {
+                logger.log(.warn, "max_connections_lowered", [
+                    ("maxConnections", .int(settings.maxConnections)), ("descriptorLimit", .int(descriptors)), ("lowered", .int(room)),
+                ])
+                httpConfiguration.maxConnections = room
+            }
+        }
         httpConfiguration.maxBodyBytes = settings.maxBodyBytes
         httpConfiguration.headerTimeout = Duration.milliseconds(Int(settings.headerTimeoutSeconds * 1000))
         httpConfiguration.idleTimeout = Duration.milliseconds(Int(settings.idleTimeoutSeconds * 1000))
         httpConfiguration.shutdownDeadline = Duration.milliseconds(Int(settings.shutdownDeadlineSeconds * 1000))
+        httpConfiguration.bodyTimeout = Duration.milliseconds(Int(settings.bodyTimeoutSeconds * 1000))
+        httpConfiguration.minBodyBytesPerSecond = settings.minBodyRate
+        httpConfiguration.maxStreamBufferBytes = settings.maxStreamBufferBytes
 
         let serverBox = ServerBox()
         let api = WayfinderAPI(
-            engine: Engine(application), store: store, configuration: apiConfiguration, logger: logger,
+            engine: Engine(application), store: store, configuration: apiConfiguration, logger: logger, services: services,
             openConnections: { serverBox.server?.openConnections ?? 0 })
         let server = HTTPServer(configuration: httpConfiguration, handler: api)
         serverBox.server = server
         do {
             try server.start()
         } catch {
+            logger.flush()
             throw StartError(message: "cannot listen on \(settings.host):\(settings.port): \(error)")
         }
         api.start()

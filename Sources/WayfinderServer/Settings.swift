@@ -18,8 +18,21 @@ struct Settings: Sendable {
     var idleTimeoutSeconds = 60.0
     var shutdownDeadlineSeconds = 10.0
     var heartbeatSeconds = 15.0
+    var effectWaitSeconds = 1.0
     var logLevel = "info"
     var cacheSize = 20_000
+    var unusedSessionTTLSeconds = 600.0
+    var maxSessionBytes = 512 * 1024
+    var maxIdempotencyKeyBytes = 255
+    var idempotencyKeysPerSession = 64
+    var maxStreamsPerSession = 8
+    var maxStreams = 10_000
+    var maxStreamBufferBytes = 256 * 1024
+    var createRate = 2.0
+    var createBurst = 60
+    var clientIPHeader: String?
+    var bodyTimeoutSeconds = 10.0
+    var minBodyRate = 1024
 
     struct Invalid: Error, Sendable { var message: String }
 
@@ -83,12 +96,58 @@ struct Settings: Sendable {
         Option(name: "heartbeat", help: "comment line interval on idle event streams", defaultValue: { duration($0.heartbeatSeconds) }) { s, v throws(Invalid) in
             s.heartbeatSeconds = try seconds(v)
         },
+        Option(name: "effect-wait", help: "how long an action waits for its effects before answering (then 202, results later)", defaultValue: { duration($0.effectWaitSeconds) }) { s, v throws(Invalid) in
+            s.effectWaitSeconds = try seconds(v)
+        },
         Option(name: "cache-size", help: "recently used sessions kept decoded and rendered (0: off)", defaultValue: { String($0.cacheSize) }) { s, v throws(Invalid) in
             s.cacheSize = try integer(v, 0...10_000_000)
         },
         Option(name: "log-level", help: "debug, info, warn or error", defaultValue: { $0.logLevel }) { s, v throws(Invalid) in
             guard ["debug", "info", "warn", "error"].contains(v) else { throw Invalid(message: "must be debug, info, warn or error") }
             s.logLevel = v
+        },
+    ] + limitOptions
+
+    /// The limits a client can run into (each in docs/limits.md with its status and code).
+    static let limitOptions: [Option] = [
+        Option(name: "unused-session-ttl", help: "a session never used after its creation expires after this", defaultValue: { duration($0.unusedSessionTTLSeconds) }) { s, v throws(Invalid) in
+            s.unusedSessionTTLSeconds = try seconds(v)
+        },
+        Option(name: "max-session-bytes", help: "largest stored session state (422 session_too_large beyond)", defaultValue: { String($0.maxSessionBytes) }) { s, v throws(Invalid) in
+            s.maxSessionBytes = try integer(v, 1024...(64 << 20))
+        },
+        Option(name: "max-idempotency-key", help: "longest Idempotency-Key in bytes (400 beyond)", defaultValue: { String($0.maxIdempotencyKeyBytes) }) { s, v throws(Invalid) in
+            s.maxIdempotencyKeyBytes = try integer(v, 1...8192)
+        },
+        Option(name: "idempotency-keys-per-session", help: "idempotency records kept per session (the oldest is dropped)", defaultValue: { String($0.idempotencyKeysPerSession) }) { s, v throws(Invalid) in
+            s.idempotencyKeysPerSession = try integer(v, 1...100_000)
+        },
+        Option(name: "max-streams-per-session", help: "open event streams per session (429 beyond)", defaultValue: { String($0.maxStreamsPerSession) }) { s, v throws(Invalid) in
+            s.maxStreamsPerSession = try integer(v, 1...100_000)
+        },
+        Option(name: "max-streams", help: "open event streams in all (503 beyond)", defaultValue: { String($0.maxStreams) }) { s, v throws(Invalid) in
+            s.maxStreams = try integer(v, 1...1_000_000)
+        },
+        Option(name: "max-stream-buffer", help: "unsent bytes per event stream before it is ended", defaultValue: { String($0.maxStreamBufferBytes) }) { s, v throws(Invalid) in
+            s.maxStreamBufferBytes = try integer(v, 1024...(256 << 20))
+        },
+        Option(name: "create-rate", help: "sessions per second each client address may create (0: no limit)", defaultValue: { number($0.createRate) }) { s, v throws(Invalid) in
+            guard let rate = Double(v), rate >= 0, rate.isFinite else { throw Invalid(message: "must be a number of sessions per second, 0 or more") }
+            s.createRate = rate
+        },
+        Option(name: "create-burst", help: "sessions a client address may create at once (429 beyond)", defaultValue: { String($0.createBurst) }) { s, v throws(Invalid) in
+            s.createBurst = try integer(v, 1...10_000_000)
+        },
+        Option(name: "client-ip-header", help: "header with the client address, behind a proxy that sets it (none: the peer)", defaultValue: { $0.clientIPHeader ?? "none" }) { s, v throws(Invalid) in
+            guard v != "none" else { return s.clientIPHeader = nil }
+            guard !v.isEmpty, v.utf8.allSatisfy(isTokenByte) else { throw Invalid(message: "must be a header name such as X-Real-IP, or none") }
+            s.clientIPHeader = v
+        },
+        Option(name: "body-timeout", help: "time for a request body, plus its size at the minimum body rate", defaultValue: { duration($0.bodyTimeoutSeconds) }) { s, v throws(Invalid) in
+            s.bodyTimeoutSeconds = try seconds(v)
+        },
+        Option(name: "min-body-rate", help: "slowest average body upload in bytes per second (408 below)", defaultValue: { String($0.minBodyRate) }) { s, v throws(Invalid) in
+            s.minBodyRate = try integer(v, 1...(1 << 30))
         },
     ]
 
@@ -150,9 +209,11 @@ struct Settings: Sendable {
             "",
         ]
         let defaults = Settings()
+        let flagWidth = options.map { $0.name.count + 2 }.max() ?? 0
+        let variableWidth = options.map(\.environment.count).max() ?? 0
         for option in options {
-            let flag = "--\(option.name)".padded(20)
-            lines.append("  \(flag) \(option.environment.padded(30)) \(option.help) (default: \(option.defaultValue(defaults)))")
+            let flag = "--\(option.name)".padded(flagWidth)
+            lines.append("  \(flag) \(option.environment.padded(variableWidth)) \(option.help) (default: \(option.defaultValue(defaults)))")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -172,6 +233,19 @@ struct Settings: Sendable {
         }
         if let number = Double(text), number > 0, number.isFinite { return number }
         throw Invalid(message: "must be a positive duration such as 30s, 15m or 24h")
+    }
+
+    /// A rate as typed: `2`, `0.5`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// RFC 9110 token characters (header names).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
     }
 
     static func duration(_ seconds: Double) -> String {

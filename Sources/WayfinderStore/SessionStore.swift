@@ -10,9 +10,11 @@ public protocol SessionStore: Sendable {
     /// Creates a session unless `maxSessions` sessions are stored.
     ///
     /// At the cap the store first runs an expiry pass (at most every `ttl/100` of the callers'
-    /// clock, taking `session.lastUsed` as now) so expired but not yet swept sessions do not block.
+    /// clock) at `now`, so expired but not yet swept sessions do not block. `now` is passed apart
+    /// from `session.lastUsed`, which a caller may set in the past so that a session nobody uses
+    /// after creating it expires early.
     /// - Throws: `.sessionLimit` at the cap, `.duplicateID` if the id exists (retry with a new id).
-    func create(_ session: StoredSession, maxSessions: Int) throws
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws
 
     /// The session, or nil if it is absent or expired (`lastUsed` older than the TTL at `now`).
     func load(id: String, now: Int64) throws -> StoredSession?
@@ -23,14 +25,18 @@ public protocol SessionStore: Sendable {
 
     /// Compare-and-set: replaces the session only if its stored revision equals `expectedRevision`.
     ///
-    /// `idempotency`, if given, is stored in the same atomic step (replacing a record with the same
-    /// key); it is filed under `session.id`. After a successful save that changed the revision
+    /// `idempotency`, if given, is stored in the same atomic step; it is filed under `session.id`.
+    /// Its key must be free: a record with the same key younger than the idempotency TTL (at the
+    /// record's `createdAt`) refuses the whole save, so of two requests racing with one key only
+    /// one is ever stored and answered. A session keeps at most
+    /// `StoreConfiguration.idempotencyRecordsPerSession` records: storing one more drops the oldest. After a successful save that changed the revision
     /// (`session.revision != expectedRevision`), `.saved(revision:)` is published to the
     /// subscribers of the id; a save that keeps the revision (e.g. only to store an idempotency
     /// record for a no-op answer) publishes nothing.
     /// `lastUsed` never moves backwards: the stored value becomes the later of the two (so a save
     /// carrying the `lastUsed` it loaded does not undo a `touch` in between).
-    /// - Throws: `.conflict(currentRevision:)` on a stale revision, `.notFound` if absent.
+    /// - Throws: `.conflict(currentRevision:)` on a stale revision, `.notFound` if absent,
+    ///   `.idempotencyKeyTaken` if the record's key is in use (checked after the revision).
     func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws
 
     /// Moves `lastUsed` forward to `now` without changing the revision (never backwards).
@@ -39,9 +45,12 @@ public protocol SessionStore: Sendable {
     /// - Throws: `.notFound` if absent.
     func touch(id: String, now: Int64) throws
 
-    /// Deletes the session and its idempotency records and publishes `.deleted`.
-    /// - Returns: whether the session existed.
-    func delete(id: String) throws -> Bool
+    /// Deletes the session and its idempotency records and publishes `.deleted`; with
+    /// `expectedRevision`, only if the session is at that revision, checked and deleted in one
+    /// atomic step (`DELETE` with `If-Match`: a change made in between is never lost).
+    /// - Returns: whether the session existed (and was deleted).
+    /// - Throws: `.conflict(currentRevision:)` if it exists at another revision (nothing deleted).
+    func delete(id: String, expectedRevision: Int?) throws -> Bool
 
     /// The record stored for `key` in the session, or nil if absent or older than the idempotency TTL.
     func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord?
@@ -77,6 +86,16 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    /// `create(_:maxSessions:now:)` at the session's `lastUsed`.
+    public func create(_ session: StoredSession, maxSessions: Int) throws {
+        try create(session, maxSessions: maxSessions, now: session.lastUsed)
+    }
+
+    /// `delete(id:expectedRevision:)` at whatever revision the session has.
+    public func delete(id: String) throws -> Bool {
+        try delete(id: id, expectedRevision: nil)
+    }
+
     public func deferCommitsOnCurrentThread() -> Bool { false }
     public func commitDeferred(mark: inout UInt64) -> Bool { true }
 }

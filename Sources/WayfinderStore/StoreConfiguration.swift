@@ -4,13 +4,22 @@ public struct StoreConfiguration: Sendable, Equatable {
     public var ttlMillis: Int64
     /// Idempotency records older than this are ignored and removed by `expire`. Default 24 h.
     public var idempotencyTTLMillis: Int64
+    /// Idempotency records kept per session: storing one more drops the oldest. Default 64.
+    ///
+    /// Each record holds a whole answer, so without a cap one session could grow its records
+    /// without bound for a day by sending a new key with every request.
+    public var idempotencyRecordsPerSession: Int
 
     public static let day: Int64 = 24 * 60 * 60 * 1000
 
-    public init(ttlMillis: Int64 = StoreConfiguration.day, idempotencyTTLMillis: Int64 = StoreConfiguration.day) {
-        precondition(ttlMillis > 0 && idempotencyTTLMillis > 0, "TTLs must be positive")
-        self.ttlMillis = ttlMillis
-        self.idempotencyTTLMillis = idempotencyTTLMillis
+    /// TTLs must be positive and the record cap at least 1 (smaller values are raised to those).
+    public init(
+        ttlMillis: Int64 = StoreConfiguration.day, idempotencyTTLMillis: Int64 = StoreConfiguration.day,
+        idempotencyRecordsPerSession: Int = 64
+    ) {
+        self.ttlMillis = max(1, ttlMillis)
+        self.idempotencyTTLMillis = max(1, idempotencyTTLMillis)
+        self.idempotencyRecordsPerSession = max(1, idempotencyRecordsPerSession)
     }
 
     /// True when a session last used at `lastUsed` is expired at `now`.

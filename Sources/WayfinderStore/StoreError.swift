@@ -8,6 +8,9 @@ public enum StoreError: Error, Sendable, Equatable {
     case conflict(currentRevision: Int)
     /// The session does not exist (or was deleted or expired).
     case notFound
+    /// `save` refused: the session already holds a live idempotency record with this key (API:
+    /// look the record up again and replay it, or refuse the reused key).
+    case idempotencyKeyTaken
     /// The backend is unreachable or failed (IO error, corrupt row); the message is for logs
     /// (API: 503).
     case unavailable(String)

@@ -28,6 +28,9 @@ public struct NavigationSnapshot: Hashable, Sendable, CustomStringConvertible {
     public var form: JSONObject
     /// A deep link waiting for the root to change (sign-in).
     public var pendingDeepLink: String?
+    /// Effects asked for and not yet completed, oldest first, as `flow: name(label: value, …)`
+    /// (``Secret`` values are never stored, so never shown): `auth: checkPassword(email: "a@b.c")`.
+    public var effects: [String]
 
     public var description: String {
         var lines = [
@@ -41,6 +44,7 @@ public struct NavigationSnapshot: Hashable, Sendable, CustomStringConvertible {
         if let notice { lines.append("notice: \(notice.style.rawValue) \"\(notice.text)\"") }
         if !form.isEmpty { lines.append("form: \(Self.text(.object(form)))") }
         if let pendingDeepLink { lines.append("pendingDeepLink: \(pendingDeepLink)") }
+        if !effects.isEmpty { lines.append("effects: \(effects.joined(separator: ", "))") }
         return lines.joined(separator: "\n")
     }
 
@@ -59,6 +63,7 @@ public struct NavigationSnapshot: Hashable, Sendable, CustomStringConvertible {
         compare("notice", notice, actual.notice) { $0.map { "\($0.style.rawValue) \"\($0.text)\"" } ?? "none" }
         compare("form", form, actual.form) { Self.text(.object($0)) }
         compare("pendingDeepLink", pendingDeepLink, actual.pendingDeepLink) { $0 ?? "none" }
+        compare("effects", effects, actual.effects) { "[\($0.joined(separator: ", "))]" }
         return lines
     }
 
@@ -91,6 +96,10 @@ public struct NavigationSnapshot: Hashable, Sendable, CustomStringConvertible {
         notice = navigation.topScreen?.notice
         form = navigation.topScreen?.form ?? [:]
         pendingDeepLink = state.pendingDeepLink
+        effects = state.effects.map { effect in
+            let values = effect.params.keys.sorted().map { "\($0): \(Self.text(effect.params[$0] ?? .null))" }
+            return "\(effect.flow): \(effect.name)" + (values.isEmpty ? "" : "(" + values.joined(separator: ", ") + ")")
+        }
     }
 
     /// `name`, or `name(label: value, …)` with the labels sorted.

@@ -63,6 +63,29 @@ public struct TestSession: Sendable {
         try step(.openDeepLink(engine.app.url(for: link)), sourceLocation, expected)
     }
 
+    /// Completes the oldest pending effect with the service's `reply` (the asking flow's
+    /// `EffectReply`), as the server's effect runner would.
+    public mutating func complete<Reply: Encodable>(
+        with reply: Reply, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        guard let effect = state.effects.first else { throw NoPendingEffect() }
+        try step(.completeEffect(id: effect.id, .success(JSONValueEncoder().encode(reply))), sourceLocation, expected)
+    }
+
+    /// Completes the oldest pending effect with `failure` (a timeout, a service that is down).
+    public mutating func fail(
+        with failure: EffectFailure, sourceLocation: SourceLocation = #_sourceLocation,
+        _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws {
+        guard let effect = state.effects.first else { throw NoPendingEffect() }
+        try step(.completeEffect(id: effect.id, .failure(failure)), sourceLocation, expected)
+    }
+
+    /// ``complete(with:sourceLocation:_:)`` or ``fail(with:sourceLocation:_:)`` found no effect pending.
+    public struct NoPendingEffect: Error, Sendable, CustomStringConvertible {
+        public var description: String { "no effect is pending" }
+    }
+
     /// Any action, as a client sends it (a route by name with JSON params, a deep link by URL).
     public mutating func send(
         _ action: Action, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }

@@ -32,14 +32,14 @@ import WayfinderCore
         #expect(auth == [
             ["name": "login", "screens": ["login"], "params": [
                 ["name": "email", "type": "string", "required": true],
-                ["name": "password", "type": "string", "required": true],
+                ["name": "password", "type": "string", "required": true, "secret": true],
             ]],
             ["name": "register", "screens": ["login"], "params": []],
             ["name": "forgotPassword", "screens": ["login"], "params": []],
             ["name": "signUp", "screens": ["register"], "params": [
                 ["name": "name", "type": "string", "required": true],
                 ["name": "email", "type": "string", "required": true],
-                ["name": "password", "type": "string", "required": true],
+                ["name": "password", "type": "string", "required": true, "secret": true],
             ]],
         ])
         let update = try flow("todos")["routes"]?.arrayValue?.first { $0["name"] == "updateTodo" }

@@ -18,9 +18,21 @@ struct Driver {
         try Driver(["onboarded": true, "authenticated": true, "user": "a@b.c", "platform": .string(platform)])
     }
 
+    /// The sample app's account service, in memory (one per driver): effects are completed at
+    /// once, in the action's revision, as the server does when they finish within its wait.
+    let services = DemoServices(users: try! UserStore(path: nil))
+
     @discardableResult
     mutating func apply(_ action: Action, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
-        let outcome = try engine.reduce(state, action)
+        var outcome = try engine.reduce(state, action)
+        var queue = outcome.effects
+        while !queue.isEmpty {
+            let request = queue.removeFirst()
+            let next = try engine.reduce(outcome.state, .completeEffect(id: request.effect.id, services.complete(request)))
+            outcome = Outcome(state: next.state, transitions: outcome.transitions + next.transitions, changed: true)
+            outcome.state.revision = state.revision + 1
+            queue += next.effects
+        }
         #expect(outcome.state.revision == state.revision + (outcome.changed ? 1 : 0), sourceLocation: sourceLocation)
         #expect(outcome.changed == (outcome.state != state), sourceLocation: sourceLocation)
         if !outcome.changed { #expect(outcome.transitions == [], sourceLocation: sourceLocation) }

@@ -49,6 +49,48 @@ import WayfinderCore
         try d.expectNoOp(.trigger(RouteRequest("saveTodo", params: ["title": "   ", "description": "later"])))
     }
 
+    @Test func saveTodoPastTheLengthLimitsShowsANoticeAndKeepsTheTextCut() throws {
+        var d = try onTodos()
+        try d.route("addTodo")
+        let long = String(repeating: "t", count: 201)
+        try d.route("saveTodo", ["title": .string(long), "description": "d"])
+        #expect(d.lastTransitions == [t(.update, ["s4"])])
+        #expect(d.notices == [Notice(.error, "A title can have at most 200 characters.")])
+        #expect(d.field("title") == String(repeating: "t", count: 200))
+        try d.route("saveTodo", ["title": "Fine", "description": .string(String(repeating: "d", count: 2001))])
+        #expect(d.notices == [Notice(.error, "A description can have at most 2000 characters.")])
+        #expect(d.field("description") == String(repeating: "d", count: 2000))
+        #expect(d.todos.count == 5)
+        try d.route("saveTodo", ["title": .string(String(repeating: "é", count: 200)), "description": .string(String(repeating: "d", count: 2000))])
+        #expect(d.todos.count == 6, "exactly at the limits is fine (characters, not bytes)")
+    }
+
+    @Test func updateTodoPastTheLengthLimitShowsANotice() throws {
+        var d = try onTodos()
+        try d.route("showTodo", ["id": "2"])
+        try d.route("updateTodo", ["title": .string(String(repeating: "x", count: 300)), "completed": true])
+        #expect(d.lastTransitions == [t(.update, ["s4"])])
+        #expect(d.notices == [Notice(.error, "A title can have at most 200 characters.")])
+        #expect(d.todos[1] == "2:Call the plumber")
+    }
+
+    @Test func theListHoldsAtMostTwoHundredToDos() throws {
+        var d = try onTodos()
+        d.state.model["todos"] = .array((1...199).map { n in
+            ["id": .string("\(n)"), "title": .string("To-do \(n)"), "description": "", "completed": false]
+        })
+        d.state.model["nextTodoID"] = 200
+        try d.route("addTodo")
+        try d.route("saveTodo", ["title": "The last one"])
+        #expect(d.todos.count == 200)
+        try d.route("addTodo")
+        try d.route("saveTodo", ["title": "One too many"])
+        #expect(d.lastTransitions == [t(.update, [d.topID])])
+        #expect(d.notices == [Notice(.error, "The list holds at most 200 to-dos; delete one first.")])
+        #expect(d.field("title") == "One too many")
+        #expect(d.todos.count == 200)
+    }
+
     @Test func saveTodoDismissesAndAddsWithFreshIds() throws {
         var d = try onTodos()
         try d.route("addTodo")

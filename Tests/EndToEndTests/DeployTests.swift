@@ -13,8 +13,8 @@ import WayfinderStore
 
     func servers() throws -> (old: InProcessServer, new: InProcessServer) {
         (
-            try InProcessServer(store: .shared(store), engine: Engine(try NotesV1.makeApplication())),
-            try InProcessServer(store: .shared(store), engine: Engine(try NotesV2.makeApplication()))
+            try InProcessServer(store: .given(store), engine: Engine(try NotesV1.makeApplication())),
+            try InProcessServer(store: .given(store), engine: Engine(try NotesV2.makeApplication()))
         )
     }
 

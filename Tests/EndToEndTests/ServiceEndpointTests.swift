@@ -33,7 +33,7 @@ import Testing
         #expect(auth["screens"].array.compactMap(\.string) == ["login", "register"])
         #expect(auth["children"].array.compactMap(\.string) == ["changePassword"])
         let login = try #require(auth["routes"].array.first { $0["name"].string == "login" })
-        #expect(login["params"].canonical == #"[{"name":"email","required":true,"type":"string"},{"name":"password","required":true,"type":"string"}]"#)
+        #expect(login["params"].canonical == #"[{"name":"email","required":true,"type":"string"},{"name":"password","required":true,"secret":true,"type":"string"}]"#)
         let todos = try #require(flows.first { $0["name"].string == "todos" })
         let update = try #require(todos["routes"].array.first { $0["name"].string == "updateTodo" })
         #expect(update["params"].array.map { "\($0["name"].string ?? ""):\($0["type"].string ?? ""):\($0["required"].bool ?? true)" }

@@ -94,6 +94,29 @@ final class StreamBox: Sendable {
         }
     }
 
+    /// A peer that never reads costs its stream's buffer, not more: writes past the bound end the
+    /// stream, and the writer learns it (false) instead of queueing for ever.
+    @Test(.timeLimit(.minutes(1)))
+    func aPeerThatDoesNotReadHasItsStreamEndedAtTheBufferBound() throws {
+        let box = StreamBox()
+        try withServer(configure: { $0.maxStreamBufferBytes = 64 << 10 }, handler: box.handler) { _, port in
+            let client = try RawClient(port: port)
+            client.send("GET /events HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(box.opened.waitSafely())
+            let writer = try #require(box.writer.withLock { $0 })
+            let event = Array(repeating: UInt8(ascii: "e"), count: 16 << 10)
+            var accepted = 0
+            // Loopback socket buffers take a few MiB; the bound then ends the stream.
+            while accepted < 4096, writer.write(event) {
+                accepted += 1
+                if accepted % 64 == 0 { usleep(1_000) }
+            }
+            #expect(accepted < 4096, "64 MiB queued for a peer that reads nothing")
+            #expect(box.closed.waitSafely())
+            #expect(writer.isClosed)
+        }
+    }
+
     @Test func onCloseRegisteredAfterTheEndRunsAtOnce() throws {
         let box = StreamBox()
         try withServer(handler: box.handler) { _, port in

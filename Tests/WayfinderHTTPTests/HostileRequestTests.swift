@@ -13,6 +13,8 @@ import WayfinderHTTP
         ("CL overflow", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n", "HTTP/1.1 400 Bad Request", "bad_request"),
         ("TE not chunked last", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, identity\r\n\r\n", "HTTP/1.1 400 Bad Request", "bad_request"),
         ("TE unknown coding", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", "HTTP/1.1 501 Not Implemented", "not_implemented"),
+        ("TE empty beside CL", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: \r\nContent-Length: 3\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "bad_request"),
+        ("TE comma beside CL", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: ,\r\nContent-Length: 3\r\n\r\nabc", "HTTP/1.1 400 Bad Request", "bad_request"),
         ("obs-fold", "GET / HTTP/1.1\r\nHost: h\r\nX-A: 1\r\n folded\r\n\r\n", "HTTP/1.1 400 Bad Request", "bad_request"),
         ("whitespace before colon", "GET / HTTP/1.1\r\nHost: h\r\nX-A : 1\r\n\r\n", "HTTP/1.1 400 Bad Request", "bad_request"),
         ("bare CR", "GET / HTTP/1.1\r\nHost: h\r\nX-A: 1\r2\r\n\r\n", "HTTP/1.1 400 Bad Request", "bad_request"),

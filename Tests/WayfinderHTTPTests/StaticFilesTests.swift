@@ -69,6 +69,17 @@ import WayfinderTesting
         #expect(redirect.headers["Location"] == "/docs/?x=1")
     }
 
+    @Test(arguments: [("//docs", "/docs/"), ("///docs?x=1", "/docs/?x=1"), ("/docs//", nil), ("//docs//", nil)])
+    func aDirectoryRedirectIsNeverProtocolRelative(_ target: String, _ location: String?) throws {
+        let answer = try #require(get(StaticFiles(root: root), target))
+        if let location {
+            #expect(answer.status == 301)
+            #expect(answer.headers["Location"] == location, "\(target)")
+        } else {
+            #expect(answer.status == 200, "\(target): a trailing slash serves the index")
+        }
+    }
+
     @Test(arguments: [
         "/../secret.txt", "/docs/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt",
         "/docs/%2e%2e/%2e%2e/secret.txt", "/..%2fsecret.txt", "/docs%2f..%2f..%2fsecret.txt",

@@ -65,6 +65,48 @@ import WayfinderTesting
         }
     }
 
+    /// Every byte used to push the body's deadline forward, so a trickle held its connection for
+    /// ever; now the bytes must average the minimum rate once the body timeout has passed.
+    @Test(.timeLimit(.minutes(1)))
+    func aTricklingBodyIsCutOffAtTheMinimumRate() throws {
+        let handled = Counter()
+        try withServer(configure: { $0.bodyTimeout = .milliseconds(400); $0.minBodyBytesPerSecond = 1000 }, handler: { request in
+            handled.increment()
+            return try echoHandler(request)
+        }) { _, port in
+            let client = try RawClient(port: port)
+            client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000\r\n\r\n")
+            // One byte every 20 ms (50 bytes a second): 150 bytes would take 3 s.
+            var sent = 0
+            while sent < 150 && !client.hasIncomingData() && client.send([UInt8(ascii: "x")]) {
+                sent += 1
+                usleep(20_000)
+            }
+            let response = try client.readResponse()
+            #expect(response.statusLine == "HTTP/1.1 408 Request Timeout")
+            #expect(response.text.contains("\"code\":\"request_timeout\""))
+            #expect(client.isClosedByPeer())
+            #expect(sent < 150, "cut off while still trickling")
+            #expect(handled.count == 0)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aSlowButSteadyBodyIsAccepted() throws {
+        try withServer(configure: { $0.bodyTimeout = .milliseconds(200); $0.minBodyBytesPerSecond = 1000 }, handler: echoHandler) { _, port in
+            let client = try RawClient(port: port)
+            client.send("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 600\r\n\r\n")
+            // 100 bytes every 50 ms (2,000 bytes a second, twice the minimum): 300 ms in all.
+            for _ in 0..<6 {
+                #expect(client.send(Array(repeating: UInt8(ascii: "y"), count: 100)))
+                usleep(50_000)
+            }
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.body.count == 600)
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func idleKeepAliveConnectionsAreClosed() throws {
         try withServer(configure: { $0.idleTimeout = .milliseconds(300) }, handler: echoHandler) { server, port in

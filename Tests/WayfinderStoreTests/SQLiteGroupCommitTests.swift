@@ -29,15 +29,18 @@ struct SQLiteGroupCommitTests {
             var mark: UInt64 = 0
             try store.create(fresh, maxSessions: 10)
             try store.save(Fixture.next(kept), expectedRevision: 1, idempotency: record)
-            // Both rows are cached, so both checks passed in memory: the statements wait in the
-            // queue, and the cached rows answer loads.
-            #expect(store.queuedStatements == 2)
+            // The new row is cached, so its check passed in memory: the insert waits in the queue.
+            // The save carries an idempotency record, whose key is checked against the file: it
+            // ran in the group at once (the queue first). The cached rows answer loads.
+            #expect(store.queuedStatements == 0)
+            try store.save(Fixture.next(Fixture.next(kept)), expectedRevision: 2, idempotency: nil)
+            #expect(store.queuedStatements == 1)
             #expect(try store.load(id: fresh.id, now: Fixture.t0) == fresh)
-            #expect(try store.load(id: kept.id, now: Fixture.t0)?.revision == 2)
-            #expect(throws: StoreError.conflict(currentRevision: 2)) {
+            #expect(try store.load(id: kept.id, now: Fixture.t0)?.revision == 3)
+            #expect(throws: StoreError.conflict(currentRevision: 3)) {
                 try store.save(Fixture.next(kept), expectedRevision: 1, idempotency: nil)
             }
-            #expect(store.queuedStatements == 2)
+            #expect(store.queuedStatements == 1)
             // The writer sees its own group (reading the record runs the queue first); a reader of
             // the file does not yet; nothing is published.
             #expect(try store.idempotencyRecord(sessionID: kept.id, key: "key-1", now: Fixture.t0) == record)
@@ -48,10 +51,10 @@ struct SQLiteGroupCommitTests {
             #expect(store.commitDeferred(mark: &mark))
             #expect(try outside.load(id: fresh.id, now: Fixture.t0) == fresh)
             #expect(try outside.idempotencyRecord(sessionID: kept.id, key: "key-1", now: Fixture.t0) == record)
-            #expect(recorder.changes == [.saved(revision: 2)])
+            #expect(recorder.changes == [.saved(revision: 2), .saved(revision: 3)])
         }
         // The outside store cached kept at revision 1 above: a third one reads the file afresh.
-        #expect(try SQLiteStore(path: path).load(id: kept.id, now: Fixture.t0)?.revision == 2)
+        #expect(try SQLiteStore(path: path).load(id: kept.id, now: Fixture.t0)?.revision == 3)
     }
 
     @Test func aWriterThatDoesNotDeferCommitsTheWholeGroup() throws {

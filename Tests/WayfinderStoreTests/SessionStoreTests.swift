@@ -191,12 +191,65 @@ struct SessionStoreTests {
         #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == record)
         #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-2", now: Fixture.t0) == nil)
 
-        // Empty headers and body round-trip too; a record with the same key is replaced.
-        var bare = Fixture.record(session.id, body: "")
+        // Empty headers and body round-trip too; a record whose key has expired is replaced.
+        var bare = Fixture.record(session.id, createdAt: Fixture.t0 + StoreConfiguration.day + 1, body: "")
         bare.headers = []
         bare.status = 204
         try store.save(Fixture.next(Fixture.next(session)), expectedRevision: 2, idempotency: bare)
-        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == bare)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: bare.createdAt) == bare)
+    }
+
+    /// Two requests racing with one key: the second save (a no-op keeping the revision, or a
+    /// change) is refused whole, so only the first is ever answered from the store.
+    @Test(arguments: StoreKind.allCases)
+    func aSaveWithATakenIdempotencyKeyChangesNothing(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let first = Fixture.record(session.id, body: "first")
+        try store.save(session, expectedRevision: 1, idempotency: first)  // a no-op answer: revision kept
+        #expect(throws: StoreError.idempotencyKeyTaken) {
+            try store.save(Fixture.next(session), expectedRevision: 1, idempotency: Fixture.record(session.id, body: "second"))
+        }
+        #expect(try store.load(id: session.id, now: Fixture.t0)?.revision == 1)
+        #expect(try store.idempotencyRecord(sessionID: session.id, key: "key-1", now: Fixture.t0) == first)
+        // A stale revision is reported first, as for any save.
+        #expect(throws: StoreError.conflict(currentRevision: 1)) {
+            try store.save(Fixture.next(Fixture.next(session)), expectedRevision: 2, idempotency: Fixture.record(session.id))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aSessionKeepsItsNewestIdempotencyRecordsUpToTheCap(kind: StoreKind) throws {
+        let store = try kind.make(configuration: StoreConfiguration(idempotencyRecordsPerSession: 3)).store
+        var session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        for n in 1...5 {
+            let next = Fixture.next(session)
+            try store.save(next, expectedRevision: session.revision, idempotency: Fixture.record(session.id, key: "k\(n)", createdAt: Fixture.t0 + Int64(n)))
+            session = next
+        }
+        let kept = try (1...5).filter { try store.idempotencyRecord(sessionID: session.id, key: "k\($0)", now: Fixture.t0 + 5) != nil }
+        #expect(kept == [3, 4, 5])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deleteAtAStaleRevisionKeepsTheSession(kind: StoreKind) throws {
+        let store = try kind.make().store
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        let next = Fixture.next(session)
+        try store.save(next, expectedRevision: 1, idempotency: nil)
+        let recorder = ChangeRecorder()
+        let subscription = store.changes.subscribe(session.id) { recorder.record($0) }
+        defer { subscription.cancel() }
+        #expect(throws: StoreError.conflict(currentRevision: 2)) { try store.delete(id: session.id, expectedRevision: 1) }
+        #expect(try store.load(id: session.id, now: Fixture.t0) == next)
+        #expect(recorder.changes.isEmpty)
+        #expect(try store.delete(id: session.id, expectedRevision: 2))
+        #expect(try store.load(id: session.id, now: Fixture.t0) == nil)
+        #expect(try store.delete(id: session.id, expectedRevision: 2) == false)
+        #expect(try store.count(now: Fixture.t0) == 0)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -248,6 +248,15 @@ def app(browser, base_url, console):
     return App(browser, base_url, console)
 
 
+@pytest.fixture
+def slow_app(browser, console):
+    """The web client against the server whose account service is slow (see run.sh)."""
+    url = os.environ.get("WAYFINDER_SLOW_URL")
+    if not url:
+        pytest.fail("WAYFINDER_SLOW_URL is not set: run Tests/browser/run.sh")
+    return App(browser, url.rstrip("/"), console)
+
+
 def timed(fn):
     start = time.monotonic()
     fn()

@@ -54,7 +54,15 @@ stop_server() {
   fi
   wait "$SERVER_PID" 2>/dev/null
 }
-trap stop_server EXIT
+# A second server whose account service takes 1.5 s, with a 200 ms effect wait: sign-in shows
+# the busy screen, and its result is pushed (Tests/browser/test_effects.py).
+SLOW_PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+WAYFINDER_DEMO_SERVICE_DELAY=1.5 "$WAYFINDER_BIN" --host 127.0.0.1 --port "$SLOW_PORT" --store memory --public Public \
+  --effect-wait 200ms >"$ROOT/artifacts/browser-slow-server.log" 2>&1 &
+SLOW_PID=$!
+stop_slow() { kill "$SLOW_PID" 2>/dev/null; wait "$SLOW_PID" 2>/dev/null; }
+trap 'stop_server; stop_slow' EXIT
+export WAYFINDER_SLOW_URL="http://127.0.0.1:$SLOW_PORT"
 
 export WAYFINDER_URL="http://127.0.0.1:$PORT"
 if ! "$VENV/bin/python" - "$WAYFINDER_URL/healthz" "$SERVER_PID" <<'PY'
@@ -86,6 +94,7 @@ echo "run.sh: server $WAYFINDER_BIN (pid $SERVER_PID) on $WAYFINDER_URL"
 "$VENV/bin/python" -m pytest Tests/browser -p no:cacheprovider -v "$@"
 RC=$?
 stop_server
+stop_slow
 trap - EXIT
 echo "run.sh: screenshots in ${SCREENSHOT_DIR#$ROOT/}"
 exit $RC

@@ -58,7 +58,8 @@ class Server:
     """One running `wayfinder` (or `command`, a server built on the same library); stdout and
     stderr go to files so the pipes never fill up."""
 
-    def __init__(self, tmp_path, args=(), env=None, name="server", command=None):
+    def __init__(self, tmp_path, args=(), env=None, name="server", preexec_fn=None, stdout=None, command=None):
+        """`stdout`: where the server's stdout goes instead of its file (e.g. `subprocess.PIPE`)."""
         self.stdout_path = tmp_path / f"{name}.stdout"
         self.stderr_path = tmp_path / f"{name}.stderr"
         self._out = open(self.stdout_path, "wb")
@@ -67,7 +68,7 @@ class Server:
         argv = [*(command or [binary()]), "--port", str(self.port), "--host", "127.0.0.1", "--public", str(REPO / "Public"),
                 "--openapi", str(REPO / "openapi.yaml"), *args]
         self.process = subprocess.Popen(argv, cwd=tmp_path, env=clean_environment(env),
-                                        stdout=self._out, stderr=self._err)
+                                        stdout=stdout or self._out, stderr=self._err, preexec_fn=preexec_fn)
         try:
             wait_for(self._healthy, 15, message=f"/healthz on port {self.port}")
         except BaseException:
@@ -148,6 +149,8 @@ class Server:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+        if self.process.stdout:
+            self.process.stdout.close()
         self._out.close()
         self._err.close()
 
@@ -156,8 +159,9 @@ class Server:
 def start_server(tmp_path):
     servers = []
 
-    def start(*args, env=None, name=None, command=None):
-        server = Server(tmp_path, args, env, name or f"server{len(servers)}", command)
+    def start(*args, env=None, name=None, preexec_fn=None, stdout=None, command=None):
+        server = Server(tmp_path, args, env, name or f"server{len(servers)}", preexec_fn=preexec_fn, stdout=stdout,
+                        command=command)
         servers.append(server)
         return server
 

@@ -1,14 +1,16 @@
 """`wayfinder healthcheck` (the container's HEALTHCHECK): 0 when /healthz answers 200, else 1."""
 import time
 
-from conftest import free_port, run_binary
+from conftest import free_port, run_binary, wait_for
 
 
 def test_healthcheck_passes_against_a_running_server(start_server):
     server = start_server("--store", "memory")
     result = run_binary(["healthcheck"], {"WAYFINDER_PORT": str(server.port)})
     assert result.returncode == 0, result.stderr
-    assert any(r.get("path") == "/healthz" and r.get("status") == 200 for r in server.records())
+    # Log lines are written by the server's log thread, a moment after the answer.
+    wait_for(lambda: any(r.get("path") == "/healthz" and r.get("status") == 200 for r in server.records()), 5,
+             message="the healthcheck's request line")
 
 
 def test_healthcheck_fails_quickly_without_a_server():

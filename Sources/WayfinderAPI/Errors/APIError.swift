@@ -15,6 +15,11 @@ enum APIError: Error, Sendable {
     /// The session was saved by a newer version of the app than this server's (a rolling deploy).
     case versionAhead(SessionVersionAhead)
     case idempotencyKeyReused
+    case idempotencyKeyTooLong(limit: Int)
+    case sessionTooLarge(bytes: Int, limit: Int)
+    case rateLimited(retryAfter: Int)
+    case sessionStreamLimit(limit: Int, retryAfter: Int)
+    case streamLimit(retryAfter: Int)
     case sessionLimit
     case unavailable(String)
     case navigation(NavigationError)
@@ -31,7 +36,10 @@ enum APIError: Error, Sendable {
         case .revisionMismatch: 412
         case .versionAhead: 409
         case .idempotencyKeyReused: 422
-        case .sessionLimit, .unavailable: 503
+        case .idempotencyKeyTooLong: 400
+        case .sessionTooLarge: 422
+        case .rateLimited, .sessionStreamLimit: 429
+        case .sessionLimit, .unavailable, .streamLimit: 503
         case .navigation(.staleScreen): 409
         case .navigation: 422
         case .internalError: 500
@@ -49,6 +57,11 @@ enum APIError: Error, Sendable {
         case .revisionMismatch: "revision_mismatch"
         case .versionAhead: "version_ahead"
         case .idempotencyKeyReused: "idempotency_key_reused"
+        case .idempotencyKeyTooLong: "idempotency_key_too_long"
+        case .sessionTooLarge: "session_too_large"
+        case .rateLimited: "rate_limited"
+        case .sessionStreamLimit: "session_stream_limit"
+        case .streamLimit: "stream_limit"
         case .sessionLimit: "session_limit"
         case .unavailable: "service_unavailable"
         case .internalError: "internal"
@@ -76,6 +89,12 @@ enum APIError: Error, Sendable {
             "The session was last saved by version \(ahead.stateVersion) of the app and this server runs version \(ahead.appVersion) "
                 + "(a deploy is under way); nothing changed. Retry the same request: a server of the newer version will answer."
         case .idempotencyKeyReused: "This Idempotency-Key was used for a different request."
+        case .idempotencyKeyTooLong(let limit): "The Idempotency-Key is longer than \(limit) bytes."
+        case .sessionTooLarge(let bytes, let limit):
+            "The session would take \(bytes) bytes, more than the \(limit) it may; nothing changed."
+        case .rateLimited: "This address created too many sessions too quickly; try again after Retry-After seconds."
+        case .sessionStreamLimit(let limit, _): "This session has \(limit) event streams open already; close one first."
+        case .streamLimit: "The server has as many event streams open as it may; try again later."
         case .sessionLimit: "The server holds as many sessions as it may; try again later."
         case .unavailable: "The session store cannot be reached; try again shortly."
         case .internalError: "The server failed to handle the request."
@@ -122,6 +141,8 @@ enum APIError: Error, Sendable {
         case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
         case .versionAhead: headers.add("Retry-After", "1")
         case .sessionLimit: headers.add("Retry-After", "60")
+        case .rateLimited(let seconds), .sessionStreamLimit(_, let seconds), .streamLimit(let seconds):
+            headers.add("Retry-After", String(max(1, seconds)))
         case .unavailable: headers.add("Retry-After", "1")
         default: break
         }
@@ -133,7 +154,7 @@ enum APIError: Error, Sendable {
         case .sessionLimit: .sessionLimit
         case .notFound: .notFound
         case .unavailable(let why): .unavailable(why)
-        case .duplicateID, .conflict: .internalError("\(error)")
+        case .duplicateID, .conflict, .idempotencyKeyTaken: .internalError("\(error)")
         }
     }
 

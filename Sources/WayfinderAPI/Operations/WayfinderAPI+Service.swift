@@ -25,7 +25,7 @@ extension WayfinderAPI {
 
     func metricsResponse() -> HTTPResponse {
         let sessions = try? store.count(now: WallClock.nowMillis())
-        let text = metrics.render(openConnections: openConnections(), sessions: sessions)
+        let text = metrics.render(openConnections: openConnections(), sessions: sessions, droppedLogLines: logger.droppedLines)
         return HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], text: text)
     }
 }

@@ -2,23 +2,35 @@ import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
-/// The session operations: create, read, delete, and the four mutations.
+/// The session operations: create, read and delete (the mutations are in `WayfinderAPI+Mutations`).
 extension WayfinderAPI {
     // MARK: Create
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
+            throw APIError.rateLimited(retryAfter: wait)
+        }
         let body = try RequestBody.read(request)
         _ = try body.object()
         let context = try body.optionalObject("context") ?? [:]
         let deepLink = try body.optionalString("deepLink")
         let now = WallClock.nowMillis()
         for _ in 0..<4 {
-            let id = Credentials.newSessionID(), token = Credentials.newToken()
-            let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
-            let stored = StoredSession(
-                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded, lastUsed: now)
+            let id: String, token: String
             do {
-                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions) }
+                id = try Credentials.newSessionID()
+                token = try Credentials.newToken()
+            } catch {
+                logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
+                throw APIError.unavailable("no random bytes for a session id: \(error)")
+            }
+            let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
+            try checkSize(encoded)
+            let stored = StoredSession(
+                id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
+                lastUsed: now - unusedSessionHeadStartMillis)
+            do {
+                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions, now: now) }
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
@@ -41,133 +53,85 @@ extension WayfinderAPI {
 
     // MARK: Read and delete
 
-    func readSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func readSession(_ id: String, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = SessionKey(id)
         var session = try authorized(id, key: key, request, allowQueryToken: false)
         _ = try upgrade(&session, key)
         let (condition, components) = request.headers.first("If-None-Match", "Wayfinder-Components")
+        let client = clientComponents(components)
         if let condition, ETag.ifNoneMatch(condition, revision: session.revision) {
+            if let wait = LongPoll.wait(request.headers["Prefer"]) {
+                return longPoll(id, key: key, seen: session.revision, wait: wait, client: client, context)
+            }
             return HTTPResponse(status: 304, headers: ["ETag": ETag.of(session.revision)])
         }
-        let (body, revision) = try renderedBody(session, key, for: clientComponents(components))
+        let (body, revision) = try renderedBody(session, key, for: client)
         return json(200, body, ["ETag": ETag.of(revision)])
     }
 
-    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorized(id, request, allowQueryToken: false)
-        if let condition = request.headers["If-Match"], !ETag.ifMatch(condition, revision: session.revision) {
-            throw APIError.revisionMismatch(currentRevision: session.revision)
+    /// A long poll (`If-None-Match` with the current revision and `Prefer: wait=N`): the answer
+    /// waits until the session changes (`200` with the new state: an effect's result, another
+    /// client's action) or `N` seconds pass (`304`). `Preference-Applied` says it waited.
+    private func longPoll(
+        _ id: String, key: SessionKey, seen: Int, wait: Int, client: ClientComponents?, _ context: RequestContext
+    ) -> HTTPResponse {
+        .later { [self] responder in
+            let once = LongPoll(responder: responder)
+            let answer: @Sendable () -> Void = { [self] in
+                var response: HTTPResponse
+                do {
+                    if var session = try store.load(id: id, key: key, now: WallClock.nowMillis()) {
+                        _ = try upgrade(&session, key)
+                        if session.revision == seen {
+                            response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
+                        } else {
+                            let (body, revision) = try renderedBody(session, key, for: client)
+                            response = json(200, body, ["ETag": ETag.of(revision)])
+                        }
+                    } else {
+                        response = APIError.notFound.response(path: context.path, requestID: context.requestID)
+                    }
+                } catch {
+                    response = problem(error, path: context.path, requestID: context.requestID)
+                }
+                response.headers.set("Preference-Applied", "wait=\(wait)")
+                finish(&response, context)
+                once.respond(response)
+            }
+            // Subscribed before the state is read again, so no change falls in between.
+            let subscription = store.changes.subscribe(id) { _ in answer() }
+            once.onDone { subscription.cancel() }
+            responder.onCancel { subscription.cancel() }
+            if let current = try? store.load(id: id, key: key, now: WallClock.nowMillis()), current.revision != seen { return answer() }
+            effects.detach {
+                try? await Task.sleep(for: .seconds(wait))
+                answer()
+            }
         }
-        guard try metrics.timed(.delete, { try store.delete(id: id) }) else { throw APIError.notFound }
-        cache.remove(SessionKey(id))
-        return HTTPResponse(status: 204)
     }
 
-    // MARK: Mutations
-
-    /// Runs one action with the contract's order of checks: auth, body (415, 400), idempotent
-    /// replay, `If-Match` (412), then the action; saved with compare-and-set on the revision.
-    ///
-    /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
-    /// state (so concurrent triggers both apply, in some order); with it, the loser gets `412`.
-    /// A session saved by another version of the app is upgraded first: the answer's transitions
-    /// start with the upgrade's, and `If-Match` may name the revision before it.
-    func mutate(_ id: String, _ request: HTTPRequest, action makeAction: (RequestBody) throws -> Action) throws -> HTTPResponse {
-        let cacheKey = SessionKey(id)
-        var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
-        let stored = session.revision
-        var upgrade = try self.upgrade(&session, cacheKey)
-        var upgradedFrom = upgrade.isEmpty ? nil : stored
-        let body = try RequestBody.read(request)
-        let (idempotencyKey, components) = request.headers.first("Idempotency-Key", "Wayfinder-Components")
-        let key = idempotencyKey.flatMap { $0.isEmpty ? nil : $0 }
-        let client = clientComponents(components)
-        let fingerprint = key.map { _ in
-            SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
-        }
-        let ifMatch = request.headers["If-Match"]
+    /// With `If-Match`, the revision it matched is checked by the store in the same step as the
+    /// delete, so a change made after this request read the session is never deleted unseen: the
+    /// condition is evaluated again against the newer revision (`412` if it no longer matches).
+    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        var revision = try authorized(id, request, allowQueryToken: false).revision
+        let condition = request.headers["If-Match"]
         for _ in 0..<16 {
-            if let key, let fingerprint,
-                let record = try metrics.timed(.idempotency, { try store.idempotencyRecord(sessionID: id, key: key, now: WallClock.nowMillis()) })
-            {
-                guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
-                var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
-                headers.set("Idempotent-Replayed", "true")
-                return HTTPResponse(status: record.status, headers: headers, body: record.body)
-            }
-            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision), !(upgradedFrom.map { ETag.ifMatch(ifMatch, revision: $0) } ?? false) {
-                throw APIError.revisionMismatch(currentRevision: session.revision)
-            }
-            let action = try makeAction(body)
-            let state = try decodedState(session, cacheKey)
-            if state.revision != session.revision {
-                // Rebuilt and saved while decoding (a state of this version that no longer fits it).
-                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
-                session = fresh
-                continue
-            }
-            var memo = cache.memo(cacheKey) ?? RenderMemo()
-            var outcome = try engine.reduce(state, action, memo: &memo)
-            if !upgrade.isEmpty { outcome.transitions = upgrade + outcome.transitions }
-            let bytes = actionBody(outcome, cacheKey, memo: &memo, for: client)
-            let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
-            guard outcome.changed || key != nil else { return HTTPResponse(status: 200, headers: headers, body: bytes) }
-            var next = session
-            next.revision = outcome.state.revision
-            let now = WallClock.nowMillis()
-            // Like reads, writes move `lastUsed` at most every touch interval: a store can then
-            // leave its expiry index alone on most saves.
-            if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
-            if outcome.changed {
-                var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
-                next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
-                cache.putStoredMemo(cacheKey, codecMemo)
-            }
-            let record = key.map { key in
-                IdempotencyRecord(
-                    sessionID: id, key: key, fingerprint: fingerprint ?? [], status: 200,
-                    headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
+            var expected: Int?
+            if let condition {
+                guard ETag.ifMatch(condition, revision: revision) else { throw APIError.revisionMismatch(currentRevision: revision) }
+                expected = revision
             }
             do {
-                try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
+                guard try metrics.timed(.delete, { try store.delete(id: id, expectedRevision: expected) }) else { throw APIError.notFound }
             } catch StoreError.conflict(let current) {
-                if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
-                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
-                session = fresh
-                upgrade = try self.upgrade(&session, cacheKey)
-                upgradedFrom = nil
+                revision = current
                 continue
             }
-            if case .trigger(let route) = action, outcome.changed {
-                metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
-            }
-            return HTTPResponse(status: 200, headers: headers, body: bytes)
+            cache.remove(SessionKey(id))
+            return HTTPResponse(status: 204)
         }
         throw APIError.unavailable("too much contention on one session")
-    }
-
-    /// `{"state": …, "transitions": […]}`; also warms the render cache (for a client that
-    /// renders everything: another's state is rendered apart).
-    private func actionBody(_ outcome: Outcome, _ key: SessionKey, memo: inout RenderMemo, for client: ClientComponents?) -> [UInt8] {
-        let rendered = client.map { render(outcome.state, for: $0) } ?? render(outcome.state, key: key, memo: &memo)
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
-        w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
-        w.endObject()
-        let prefix = #"{"state":"#.utf8
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(prefix.count + rendered.count + w.bytes.count)  // one buffer, no regrowth
-        bytes.append(contentsOf: prefix)
-        bytes.append(contentsOf: rendered)
-        bytes.append(UInt8(ascii: ","))
-        bytes.append(contentsOf: w.bytes.dropFirst())
-        return bytes
-    }
-
-    /// The flow of the coordinator that owns the top screen (for the routes metric).
-    private func handlingFlow(_ route: RouteRequest, in state: SessionState) -> String {
-        guard let top = state.navigation.topScreen else { return "unknown" }
-        return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }
 
     // MARK: Shared
@@ -198,6 +162,31 @@ extension WayfinderAPI {
 
     /// How stale `lastUsed` may get before a read or a write refreshes it: ttl/100, at least 1 s.
     var touchIntervalMillis: Int64 { max(1000, configuration.sessionTTLMillis / 100) }
+
+    /// How far in the past a new session's `lastUsed` is set, so that it expires after
+    /// `unusedSessionTTLMillis` unless used again (its next request refreshes `lastUsed`: it is
+    /// older than the touch interval). 0 when that TTL is not shorter than the session TTL.
+    var unusedSessionHeadStartMillis: Int64 {
+        max(0, configuration.sessionTTLMillis - configuration.unusedSessionTTLMillis)
+    }
+
+    /// `422 session_too_large` unless a stored form of `bytes.count` bytes is allowed.
+    func checkSize(_ bytes: [UInt8]) throws(APIError) {
+        guard bytes.count <= configuration.maxSessionBytes else {
+            throw .sessionTooLarge(bytes: bytes.count, limit: configuration.maxSessionBytes)
+        }
+    }
+
+    /// The client's address for the create limit: the configured header's value (its last
+    /// element) when the server runs behind a proxy that sets it, else the connection's peer.
+    func clientAddress(_ request: HTTPRequest) -> String {
+        if let name = configuration.clientAddressHeader, let value = request.headers[name],
+            let last = value.split(separator: ",").last?.trimmingSpaces, !last.isEmpty
+        {
+            return last
+        }
+        return request.remoteAddress
+    }
 
     /// The decoded state of a stored session, from the cache when the revision matches. A state
     /// that does not fit this version of the app (a flow it lacks, though saved by this
@@ -236,14 +225,16 @@ extension WayfinderAPI {
     /// remembers the state, the body and the screens for its revision.
     /// A new session (`launchMemo` given) is cached only if there is room: it is not yet in use.
     func render(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
-        var memo = launchMemo ?? cache.memo(key) ?? RenderMemo()
-        return render(state, key: key, memo: &memo, evicting: launchMemo == nil)
+        let (bytes, memo) = renderUncached(state, key: key, startingFrom: launchMemo)
+        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
+        return bytes
     }
 
-    /// `render` with the memo in hand (an action's, which its reduction updated).
-    func render(_ state: SessionState, key: SessionKey, memo: inout RenderMemo, evicting: Bool = true) -> [UInt8] {
+    /// Renders a state without remembering it: for a revision that is not stored yet (the cache
+    /// must only ever hold the state a stored revision names).
+    func renderUncached(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> ([UInt8], RenderMemo) {
+        var memo = launchMemo ?? cache.memo(key) ?? RenderMemo()
         let bytes = engine.renderJSON(state, memo: &memo)
-        cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: evicting)
-        return bytes
+        return (bytes, memo)
     }
 }

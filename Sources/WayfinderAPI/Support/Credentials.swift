@@ -5,9 +5,9 @@ import WayfinderStore
 /// Session ids and bearer tokens: random, URL-safe, and only ever stored as hashes.
 enum Credentials {
     /// 128 random bits, base64url (22 characters).
-    static func newSessionID() -> String { base64URL(randomBytes(16)) }
+    static func newSessionID() throws(SystemError) -> String { base64URL(try randomBytes(16)) }
     /// 256 random bits, base64url (43 characters).
-    static func newToken() -> String { base64URL(randomBytes(32)) }
+    static func newToken() throws(SystemError) -> String { base64URL(try randomBytes(32)) }
 
     static func hash(_ token: some StringProtocol) -> [UInt8] { SHA256.hash(Array(token.utf8)) }
 
@@ -83,9 +83,11 @@ enum Credentials {
     }
 
     /// `count` bytes from the kernel's CSPRNG, drawn from a 4 KiB buffer so a
-    /// new session costs no system call of its own (a fresh id and token used to take six).
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        entropy.withLock { pool in pool.take(count) }
+    /// new session costs no system call of its own.
+    /// - Throws: what `getrandom(2)` reports (it opens no descriptor, so a process that has used
+    ///   up its descriptors still gets random bytes).
+    static func randomBytes(_ count: Int) throws(SystemError) -> [UInt8] {
+        try entropy.withLock { pool in Result { () throws(SystemError) in try pool.take(count) } }.get()
     }
 
     private static let entropy = Locked(EntropyPool())
@@ -95,11 +97,11 @@ enum Credentials {
         private var bytes = [UInt8](repeating: 0, count: 4096)
         private var next = 4096
 
-        mutating func take(_ count: Int) -> [UInt8] {
+        mutating func take(_ count: Int) throws(SystemError) -> [UInt8] {
             var out: [UInt8] = []
             out.reserveCapacity(count)
             while out.count < count {
-                if next == bytes.count { refill() }
+                if next == bytes.count { try refill() }
                 let n = min(count - out.count, bytes.count - next)
                 out.append(contentsOf: bytes[next..<(next + n)])
                 // Zero what was handed out: the pool never holds a secret it already gave away.
@@ -109,21 +111,9 @@ enum Credentials {
             return out
         }
 
-        /// Reads the kernel's CSPRNG (`/dev/urandom`; Glibc's module does not export
-        /// `getrandom`): three system calls per 4 KiB, about 85 new sessions.
-        private mutating func refill() {
-            let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { fatalError("cannot open /dev/urandom: errno \(errno)") }
-            defer { close(fd) }
-            var filled = 0
-            bytes.withUnsafeMutableBytes { buffer in
-                while filled < buffer.count {
-                    let n = read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                    if n > 0 { filled += n } else if n == 0 || errno != EINTR {
-                        fatalError("reading /dev/urandom failed: errno \(errno)")
-                    }
-                }
-            }
+        /// One `getrandom(2)` per 4 KiB, about 85 new sessions.
+        private mutating func refill() throws(SystemError) {
+            try bytes.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try SystemRandom.fill(buffer) } }.get()
             next = 0
         }
     }

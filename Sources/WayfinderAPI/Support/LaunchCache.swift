@@ -10,7 +10,8 @@ import WayfinderCore
 /// time). The stored form does not contain the id, so its bytes are shared too, and the render
 /// memo makes a new session's first rendering write only the envelope.
 ///
-/// Bounded: at `capacity` distinct launches the table is cleared.
+/// Bounded: at `capacity` distinct launches the table is cleared, and a launch whose context
+/// takes more than `maxKeyBytes` (members the app ignores count too) is never kept.
 final class LaunchCache: Sendable {
     struct Launch: Sendable {
         /// The first state, with a placeholder session id.
@@ -28,9 +29,11 @@ final class LaunchCache: Sendable {
 
     private let table = Locked<[Key: Launch]>([:])
     private let capacity: Int
+    private let maxKeyBytes: Int
 
-    init(capacity: Int = 256) {
+    init(capacity: Int = 256, maxKeyBytes: Int = 4096) {
         self.capacity = capacity
+        self.maxKeyBytes = maxKeyBytes
     }
 
     /// The first state of a session `id` started with `context` and `deepLink`, its stored bytes,
@@ -50,7 +53,7 @@ final class LaunchCache: Sendable {
         _ = engine.renderJSON(state, memo: &memo)
         var check = try engine.start(session: id + "~", context: context, deepLink: deepLink)
         check.session = id
-        if check == state {
+        if check == state, key.context.count <= maxKeyBytes {
             let launch = Launch(state: state, stored: stored, memo: memo)
             let capacity = self.capacity
             table.withLock { table in

@@ -142,7 +142,7 @@ public final class Metrics: Sendable {
     }
 
     /// The exposition text; gauges are read by the caller and passed in.
-    func render(openConnections: Int, sessions: Int?) -> String {
+    func render(openConnections: Int, sessions: Int?, droppedLogLines: Int = 0) -> String {
         var snapshot = State()
         for shard in shards { snapshot.add(shard.state.withLock { $0 }) }
         var out = ""
@@ -159,8 +159,7 @@ public final class Metrics: Sendable {
             return r
         }
         func histogram(_ name: String, _ label: String, _ values: [String: Histogram]) {
-            for key in values.keys.sorted() {
-                let h = values[key]!
+            for (key, h) in values.sorted(by: { $0.key < $1.key }) {
                 for (index, bound) in Self.latencyBuckets.enumerated() {
                     out += "\(name)_bucket{\(label)=\"\(escape(key))\",le=\"\(bound)\"} \(h.cumulative(index))\n"
                 }
@@ -203,6 +202,9 @@ public final class Metrics: Sendable {
         out += "# HELP wayfinder_event_streams_open Open server-sent event streams.\n"
         out += "# TYPE wayfinder_event_streams_open gauge\n"
         out += "wayfinder_event_streams_open \(eventStreams.load(ordering: .relaxed))\n"
+        out += "# HELP wayfinder_log_lines_dropped_total Log lines dropped because stdout did not keep up (or a write failed).\n"
+        out += "# TYPE wayfinder_log_lines_dropped_total counter\n"
+        out += "wayfinder_log_lines_dropped_total \(droppedLogLines)\n"
         out += "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
         out += "# TYPE process_resident_memory_bytes gauge\n"
         out += "process_resident_memory_bytes \(Self.residentBytes())\n"
@@ -223,14 +225,15 @@ public final class Metrics: Sendable {
 /// A small number for each thread that asks, in the order they first ask (one process-wide
 /// thread-specific key, whatever the number of `Metrics` instances).
 private enum ThreadNumber {
-    private static let key: pthread_key_t = {
+    /// nil if the process has no thread-specific key left: then every thread records into shard 0.
+    private static let key: pthread_key_t? = {
         var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
-        return key
+        return pthread_key_create(&key, nil) == 0 ? key : nil
     }()
     private static let next = Atomic<Int>(1)
 
     static var current: Int {
+        guard let key else { return 0 }
         let stored = Int(bitPattern: pthread_getspecific(key))
         if stored != 0 { return stored }
         let number = next.wrappingAdd(1, ordering: .relaxed).oldValue

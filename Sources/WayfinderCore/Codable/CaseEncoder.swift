@@ -5,6 +5,8 @@
 final class CaseEncoder: Encoder {
     private(set) var name: String?
     var params: JSONObject = [:]
+    /// The labels whose values are ``Secret``s.
+    var secrets: [String] = []
     /// Set when the value is not written as one case with labelled values.
     var unexpected = false
     var codingPath: [any CodingKey] { [] }
@@ -59,6 +61,10 @@ final class CaseEncoder: Encoder {
         mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(value), key) }
         mutating func encode(_ value: Double, forKey key: Key) throws { set(.double(value), key) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            if let secret = value as? Secret {
+                encoder.secrets.append(key.stringValue)
+                return set(.string(secret.value), key)
+            }
             set(try JSONValueEncoder().encode(value), key)
         }
         mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {

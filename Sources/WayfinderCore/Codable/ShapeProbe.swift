@@ -69,7 +69,7 @@ enum ShapeProbe {
         func member<T: Decodable>(_ name: String, _ type: T.Type, required: Bool) {
             guard !members.contains(where: { $0.name == name }) else { return }
             let (shape, values) = ShapeProbe.type(of: T.self)
-            members.append(ParamSpec(name, shape, required: required, values: values))
+            members.append(ParamSpec(name, shape, required: required, values: values, secret: T.self == Secret.self))
         }
     }
 

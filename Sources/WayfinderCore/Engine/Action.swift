@@ -8,6 +8,8 @@ public enum Action: Sendable, Hashable {
     case selectTab(String)
     /// Open a deep link in a running session.
     case openDeepLink(String)
+    /// An effect's result came back (from the server's effect runner, never from a client).
+    case completeEffect(id: String, EffectCompletion)
 }
 
 /// The result of an action: the next state and how to animate to it.
@@ -16,4 +18,13 @@ public struct Outcome: Sendable, Hashable {
     public var transitions: [Transition]
     /// Whether anything changed (then `revision` went up by one).
     public var changed: Bool
+    /// Effects the action asked for, to run now (they are also in `state.effects`).
+    public var effects: [EffectRequest] = []
+
+    public init(state: SessionState, transitions: [Transition], changed: Bool, effects: [EffectRequest] = []) {
+        self.state = state
+        self.transitions = transitions
+        self.changed = changed
+        self.effects = effects
+    }
 }

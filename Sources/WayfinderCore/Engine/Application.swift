@@ -52,6 +52,8 @@ public struct Application: Sendable {
     public var rootFlow: String { storage.rootFlow }
     /// The flows' names in registration order (the catalog's order), the root first.
     public var flowNames: [String] { storage.flowNames }
+    /// The flows that ask for effects (whose `Effect` has cases): each needs a service.
+    public var flowsWithEffects: [String] { storage.flows.filter { !$0.effects.isEmpty }.map(\.name) }
     /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }

@@ -53,13 +53,14 @@ public struct Engine: Sendable {
         case .back(let screen): try back(screen, &navigator)
         case .selectTab(let tab): try selectTab(tab, &navigator)
         case .openDeepLink(let url): _ = try navigator.openDeepLink(url)
+        case .completeEffect(let id, let completion): try completeEffect(id, completion, &navigator)
         }
         try navigator.prune()
         try navigator.retryPendingDeepLink()
         var next = navigator.state
         guard next != state else { return Outcome(state: state, transitions: [], changed: false) }
         next.revision = state.revision + 1
-        return Outcome(state: next, transitions: navigator.transitions, changed: true)
+        return Outcome(state: next, transitions: navigator.transitions, changed: true, effects: navigator.requested)
     }
 
     // MARK: Route resolution
@@ -86,7 +87,7 @@ public struct Engine: Sendable {
     }
 
     private func trigger(_ route: RouteRequest, _ navigator: inout Navigator) throws {
-        guard let top = navigator.state.navigation.topScreen else {
+        guard let top = navigator.state.navigation.topScreen, top.waitingFor.isEmpty else {
             throw NavigationError.routeUnavailable(route: route.name, available: [])
         }
         var found: (id: String, spec: RouteSpec)?
@@ -125,6 +126,50 @@ public struct Engine: Sendable {
         }
         throw NavigationError.routeUnavailable(
             route: route.name, available: routes(whenOnTop: top, in: navigator.state).map(\.name))
+    }
+
+    // MARK: Effects
+
+    /// Gives up on a pending effect without telling its flow (whose `complete` threw on its
+    /// result): the effect leaves the state and its screen stops waiting, as a new revision, so
+    /// a user is never left on a screen that waits for ever. Unchanged if it is not pending.
+    public func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
+        guard let index = state.effects.firstIndex(where: { $0.id == id }) else {
+            return Outcome(state: state, transitions: [], changed: false)
+        }
+        var next = state
+        let effect = next.effects.remove(at: index)
+        if let screenID = effect.screen, let location = next.navigation.location(ofScreen: screenID),
+            var stack = next.navigation[location], let at = stack.screens.firstIndex(where: { $0.id == screenID })
+        {
+            stack.screens[at].waitingFor.removeAll { $0 == id }
+            next.navigation[location] = stack
+        }
+        next.revision = state.revision + 1
+        return Outcome(state: next, transitions: [], changed: true)
+    }
+
+    /// Takes an effect's result back: the effect leaves the state, its screen stops waiting, and
+    /// the flow that asked gets the result — unless its coordinator is gone, or its screen is
+    /// gone and the flow drops stale results. An effect no longer pending changes nothing.
+    private func completeEffect(_ id: String, _ completion: EffectCompletion, _ navigator: inout Navigator) throws {
+        guard let index = navigator.state.effects.firstIndex(where: { $0.id == id }) else { return }
+        let effect = navigator.state.effects.remove(at: index)
+        var screen: ScreenInstance?
+        if let screenID = effect.screen, let location = navigator.state.navigation.location(ofScreen: screenID),
+            var stack = navigator.state.navigation[location], let at = stack.screens.firstIndex(where: { $0.id == screenID })
+        {
+            // No transition: a client renders the busy marker from the state.
+            stack.screens[at].waitingFor.removeAll { $0 == id }
+            navigator.state.navigation[location] = stack
+            screen = stack.screens[at]
+        }
+        guard navigator.state.coordinators.lookup(effect.coordinator, { _ in true }) == true else { return }
+        let flow = try navigator.flow(of: effect.coordinator)
+        if effect.screen != nil, screen == nil, flow.staleEffects == .drop { return }
+        try navigator.withMoved(effect.coordinator) { flow, context in
+            try flow.complete(effect, completion, screen: screen, &context)
+        }
     }
 
     // MARK: Back and tabs

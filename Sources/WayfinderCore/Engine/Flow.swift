@@ -34,6 +34,10 @@ public protocol Flow<App>: Sendable {
     associatedtype Data: FlowData = NoData
     /// What the flow finishes with; its parent reads it with ``FinishedChild/result(of:)``.
     associatedtype Result: Codable & Sendable & Hashable = NoResult
+    /// The work this flow asks the outside world to do (``FlowContext/perform(_:)``).
+    associatedtype Effect: FlowEffect = NoEffects
+    /// What the services answer to this flow's effects.
+    associatedtype EffectReply: Codable & Sendable & Hashable = NoResult
 
     /// The flow's name in the coordinator tree and the catalog. By default the type's name
     /// without a `Flow` suffix, starting in lower case: `ChangePasswordFlow` is `changePassword`.
@@ -47,6 +51,10 @@ public protocol Flow<App>: Sendable {
 
     /// The routes offered while `screen`, one of this flow's own, is on top.
     func routes(on screen: Screen.Name) -> [Route.Name]
+    /// What happens to an effect's result when the screen that asked for it is gone:
+    /// ``StaleEffectRule/drop`` by default. (A result whose coordinator is gone is always dropped.)
+    var staleEffects: StaleEffectRule { get }
+
     /// Routes this flow also offers while a screen of one of its descendants is on top (the
     /// responder chain: the child is asked first). Handled by ``handle(_:overDescendant:_:)``.
     var routesOverDescendants: [Route.Name] { get }
@@ -58,6 +66,9 @@ public protocol Flow<App>: Sendable {
     func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws
     /// Handles one of ``routesOverDescendants`` offered while a descendant's `screen` was on top.
     func handle(_ route: Route, overDescendant screen: ScreenInstance, _ flow: inout FlowContext<Self>) throws
+    /// An effect this flow asked for came back: the reply, or why there is none. The screen
+    /// that asked (``FlowContext/screen``) is on hand if it is still there.
+    func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws
     /// A child finished by itself, or was removed because its last screen left.
     func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws
     /// Opens a deep link, defers it, forwards it to a child (``FlowContext/offer(_:to:)``), or declines it.
@@ -78,6 +89,8 @@ extension Flow {
     public var deepLinks: [App.Link.Name] { [] }
     public func routes(on screen: Screen.Name) -> [Route.Name] { [] }
     public var routesOverDescendants: [Route.Name] { [] }
+    public var staleEffects: StaleEffectRule { .drop }
+    public func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws {}
 
     public func handle(_ route: Route, overDescendant screen: ScreenInstance, _ flow: inout FlowContext<Self>) throws {
         throw FlowDeclarationError(

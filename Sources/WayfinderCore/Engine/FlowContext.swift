@@ -164,6 +164,24 @@ public struct FlowContext<F: Flow>: Sendable {
     /// Selects a tab of the tab bar.
     public mutating func selectTab(_ id: String) { base.selectTab(id) }
 
+    // MARK: Effects
+
+    /// Asks for `effect` to be done. The server runs it with the service the app registered,
+    /// after this action is saved, and calls ``Flow/complete(_:with:_:)`` with the result; the
+    /// screen whose route asked shows as busy until then. Effects of a session run in order.
+    public mutating func perform(_ effect: F.Effect) {
+        do {
+            let encoder = CaseEncoder()
+            try effect.encode(to: encoder)
+            guard let name = encoder.name, !encoder.unexpected else {
+                return fail("\(F.Effect.self) does not encode as one case with labelled values")
+            }
+            base.perform(name: name, params: encoder.params, secrets: encoder.secrets, screen: screen?.id)
+        } catch {
+            fail("\(F.Effect.self): \(error)")
+        }
+    }
+
     // MARK: Children and finishing
 
     /// Whether a child of flow `child` is running under this coordinator.

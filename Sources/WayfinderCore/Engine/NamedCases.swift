@@ -42,8 +42,9 @@ extension NamedCases {
         return (name, params)
     }
 
-    /// The case `name` with the associated values in `params`.
-    static func decode(case name: String, params: JSONObject, readsScalarsFromStrings: Bool = false) throws -> Self {
+    /// The case `name` with the associated values in `params` (labels to JSON values), as the
+    /// engine reads a request's route or a pending effect.
+    public static func decode(case name: String, params: JSONObject, readsScalarsFromStrings: Bool = false) throws -> Self {
         do {
             return try Self(from: CaseDecoder(name: name, params: params, lenient: readsScalarsFromStrings))
         } catch let error as JSONValueDecodingError {

@@ -194,6 +194,27 @@ struct NavigationContext: Sendable {
         try navigator.finish(coordinator, result: result)
     }
 
+    /// Records an effect this coordinator asks for; `screen` (if any) waits for it.
+    mutating func perform(name: String, params: JSONObject, secrets: [String], screen: String?) {
+        let id = "e\(navigator.state.nextEffect)"
+        navigator.state.nextEffect += 1
+        let flow = flowName(of: coordinator) ?? ""
+        var stored = params
+        for key in secrets { stored.removeValue(forKey: key) }
+        let effect = PendingEffect(
+            id: id, coordinator: coordinator, flow: flow, screen: screen, name: name, params: stored, secrets: secrets)
+        navigator.state.effects.append(effect)
+        navigator.requested.append(EffectRequest(effect: effect, params: params))
+        // No transition: a client renders the busy marker from the state (and an effect that
+        // completes before the answer leaves no trace of it).
+        if let screen, let location = navigator.state.navigation.location(ofScreen: screen),
+            var stack = navigator.state.navigation[location], let index = stack.screens.firstIndex(where: { $0.id == screen })
+        {
+            stack.screens[index].waitingFor.append(id)
+            navigator.state.navigation[location] = stack
+        }
+    }
+
     /// Offers a deep link to a child coordinator (a container forwarding to the right tab).
     mutating func offer(_ link: DeepLink, to child: String) throws -> DeepLinkOutcome {
         try navigator.with(child) { flow, context in try flow.openDeepLink(link, &context) }

@@ -9,6 +9,8 @@ extension Navigator {
             switch step {
             case .renameFlow(let old, let new):
                 state.coordinators.renameFlows(old, to: new)
+                // A pending effect names its flow: its service is found by that name.
+                for index in state.effects.indices where state.effects[index].flow == old { state.effects[index].flow = new }
             case .renameScreen(let flow, let old, let new):
                 updateScreens(of: flow, named: old) { $0.name = new }
             case .renameScreenParam(let flow, let screen, let old, let new):

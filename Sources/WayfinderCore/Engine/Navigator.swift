@@ -11,6 +11,8 @@ struct Navigator: Sendable {
     var rootReplaced = false
     /// The context and model as the app's types, for the flows of this action.
     let decoded: DecodedCache
+    /// Effects asked for during this action, with their secrets.
+    var requested: [EffectRequest] = []
 
     init(app: Application, state: SessionState, decoded: DecodedCache = DecodedCache()) {
         self.app = app

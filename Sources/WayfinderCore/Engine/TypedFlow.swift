@@ -20,6 +20,12 @@ protocol AnyFlow: Sendable {
     func start(_ context: inout NavigationContext) throws
     func handle(_ route: RouteRequest, on screen: ScreenInstance, _ context: inout NavigationContext) throws
     func childDidFinish(_ child: FinishedChild, _ context: inout NavigationContext) throws
+    /// An effect's result for the flow that asked; `screen` is the asking screen if still shown.
+    func complete(_ effect: PendingEffect, _ completion: EffectCompletion, screen: ScreenInstance?, _ context: inout NavigationContext) throws
+    /// What happens to a result whose asking screen is gone.
+    var staleEffects: StaleEffectRule { get }
+    /// Every effect name, in declaration order.
+    var effects: [String] { get }
     func openDeepLink(_ link: DeepLink, _ context: inout NavigationContext) throws -> DeepLinkOutcome
     func render(_ screen: ScreenInstance, _ context: NavigationContext) -> ScreenContent
     /// The flow's fallback for a component a client cannot render on `screen`.
@@ -137,6 +143,33 @@ struct TypedFlow<F: Flow>: AnyFlow {
 
     func childDidFinish(_ child: FinishedChild, _ context: inout NavigationContext) throws {
         try withTyped(&context, screen: nil) { try flow.childDidFinish(child, &$0) }
+    }
+
+    var staleEffects: StaleEffectRule { flow.staleEffects }
+    var effects: [String] { F.Effect.caseNames }
+
+    func complete(_ effect: PendingEffect, _ completion: EffectCompletion, screen: ScreenInstance?, _ context: inout NavigationContext) throws {
+        // Secrets were never stored: the flow gets them empty (it has no use for them now).
+        var params = effect.params
+        for key in effect.secrets where params[key] == nil { params[key] = .string("") }
+        let asked: F.Effect
+        do { asked = try F.Effect.decode(case: effect.name, params: params) } catch {
+            throw FlowDeclarationError("effect '\(effect.name)' \(effect.params) is not a case of \(F.self).Effect: \(error)")
+        }
+        let result: EffectResult<F.EffectReply>
+        switch completion {
+        case .failure(let failure):
+            result = .failure(failure)
+        case .success(let json):
+            if F.EffectReply.self == NoResult.self, let none = NoResult() as? F.EffectReply {
+                result = .success(none)
+            } else {
+                do { result = .success(try JSONValueDecoder().decode(F.EffectReply.self, from: json)) } catch {
+                    result = .failure(.unavailable("the reply does not decode as \(F.EffectReply.self): \(error)"))
+                }
+            }
+        }
+        try withTyped(&context, screen: screen) { try flow.complete(asked, with: result, &$0) }
     }
 
     func openDeepLink(_ link: DeepLink, _ context: inout NavigationContext) throws -> DeepLinkOutcome {

@@ -49,12 +49,15 @@ public struct ParamSpec: Sendable, Hashable {
     public var required: Bool
     /// The allowed values of an enum-typed parameter (its raw values), in declaration order.
     public var values: [String]?
+    /// A ``Secret`` (a password): never logged, stored or shown in a journal.
+    public var secret: Bool
 
-    public init(_ name: String, _ type: ParamType = .string, required: Bool = true, values: [String]? = nil) {
+    public init(_ name: String, _ type: ParamType = .string, required: Bool = true, values: [String]? = nil, secret: Bool = false) {
         self.name = name
         self.type = type
         self.required = required
         self.values = values
+        self.secret = secret
     }
 }
 

@@ -13,14 +13,21 @@ public struct ScreenInstance: Sendable, Hashable, Codable {
     public var form: JSONObject
     /// A message after input the user can fix.
     public var notice: Notice?
+    /// The effects this screen asked for that have no result yet: while there are any, the
+    /// screen is busy and the routes it offers are blocked.
+    public var waitingFor: [String]
 
-    public init(id: String, name: String, coordinator: String, params: JSONObject = [:], form: JSONObject = [:], notice: Notice? = nil) {
+    public init(
+        id: String, name: String, coordinator: String, params: JSONObject = [:], form: JSONObject = [:], notice: Notice? = nil,
+        waitingFor: [String] = []
+    ) {
         self.id = id
         self.name = name
         self.coordinator = coordinator
         self.params = params
         self.form = form
         self.notice = notice
+        self.waitingFor = waitingFor
     }
 
     public func param(_ key: String) -> JSONValue? { params[key] }

@@ -16,6 +16,10 @@ public struct SessionState: Sendable, Hashable, Codable {
     /// The id generator: the next numbers for coordinators (`c1`, …) and screens (`s1`, …).
     public var nextCoordinator: Int
     public var nextScreen: Int
+    /// Effects asked for and not yet completed, oldest first (they run in this order).
+    public var effects: [PendingEffect]
+    /// The next number for an effect id (`e1`, …).
+    public var nextEffect: Int
     /// The version of the application that last saved this state (nil for states saved before
     /// applications had versions): how a server knows which migrations it needs, or that a newer
     /// version wrote it.
@@ -31,6 +35,8 @@ public struct SessionState: Sendable, Hashable, Codable {
         self.pendingDeepLink = nil
         self.nextCoordinator = 1
         self.nextScreen = 1
+        self.effects = []
+        self.nextEffect = 1
         self.appVersion = nil
     }
 }

@@ -100,23 +100,25 @@ extension Application {
 }
 
 extension ParamSpec: Codable {
-    private enum CodingKeys: String, CodingKey { case name, type, required, values }
+    private enum CodingKeys: String, CodingKey { case name, type, required, values, secret }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             try container.decode(String.self, forKey: .name), try container.decode(ParamType.self, forKey: .type),
             required: try container.decode(Bool.self, forKey: .required),
-            values: try container.decodeIfPresent([String].self, forKey: .values))
+            values: try container.decodeIfPresent([String].self, forKey: .values),
+            secret: try container.decodeIfPresent(Bool.self, forKey: .secret) ?? false)
     }
 
-    /// `values` only for an enum-typed param.
+    /// `values` only for an enum-typed param, `secret` only when true.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(type, forKey: .type)
         try container.encode(required, forKey: .required)
         if let values { try container.encode(values, forKey: .values) }
+        if secret { try container.encode(true, forKey: .secret) }
     }
 }
 

@@ -14,7 +14,9 @@ extension RenderedState {
         w.key("context"); w.value(.object(context))
         w.key("coordinators"); coordinators.writeTree(to: &w)
         w.key("navigation"); navigation.write(to: &w, written)
-        w.key("stack"); w.beginArray(); for screen in stack { w.raw(written[screen.id]!) }; w.endArray()
+        w.key("stack"); w.beginArray(); for screen in stack {
+            if let bytes = written[screen.id] { w.raw(bytes) } else { screen.write(to: &w) }
+        }; w.endArray()
         w.key("pendingDeepLink"); w.optionalString(pendingDeepLink)
         w.endObject()
     }
@@ -78,14 +80,17 @@ extension RenderedScreen {
         w.key("title"); w.string(title)
         w.key("coordinator"); w.string(coordinator)
         w.key("presentation"); w.string(presentation.rawValue)
+        if busy { w.key("busy"); w.bool(true) }
         w.key("routes"); w.beginArray(); for route in routes { w.string(route) }; w.endArray()
-        w.key("components"); w.beginArray(); for component in components { component.write(to: &w) }; w.endArray()
+        w.key("components"); w.beginArray(); for component in components { component.write(to: &w, disabled: busy) }; w.endArray()
         w.endObject()
     }
 }
 
 extension Component {
-    public func write(to w: inout JSONWriter) {
+    /// The component as JSON; `disabled` marks its buttons and list items `"disabled": true`
+    /// (the screen waits for an effect, and its routes are blocked).
+    public func write(to w: inout JSONWriter, disabled: Bool = false) {
         w.beginObject()
         switch self {
         case .heading(let text):
@@ -103,6 +108,7 @@ extension Component {
         case .button(let title, let style, let action, let submit):
             w.key("type"); w.string("button"); w.key("title"); w.string(title); w.key("style"); w.string(style.rawValue)
             w.key("action"); action.write(to: &w); w.key("submit"); w.bool(submit)
+            if disabled { w.key("disabled"); w.bool(true) }
         case .list(let items):
             w.key("type"); w.string("list")
             w.key("items"); w.beginArray()
@@ -111,6 +117,7 @@ extension Component {
                 w.key("id"); w.string(item.id); w.key("title"); w.string(item.title)
                 w.key("subtitle"); w.string(item.subtitle); w.key("checked"); w.bool(item.checked)
                 w.key("action"); item.action.write(to: &w)
+                if disabled { w.key("disabled"); w.bool(true) }
                 w.endObject()
             }
             w.endArray()

@@ -18,9 +18,11 @@ public struct RenderedScreen: Sendable, Hashable {
     public var title: String
     public var coordinator: String
     public var presentation: Presentation
-    /// Routes valid if this screen is on top.
+    /// Routes valid if this screen is on top (none while it is busy).
     public var routes: [String]
     public var components: [Component]
+    /// The screen waits for an effect it asked for: its routes are blocked until the result.
+    public var busy = false
 }
 
 /// The contract's `Node`: a stack or a tab bar, each with an optional modal over it.
@@ -103,9 +105,10 @@ extension Engine {
             content = content.adapted(for: client) { component in flow?.fallback(for: component, on: instance, context) ?? .generic }
                 ?? app.updateRequired
         }
+        let busy = !instance.waitingFor.isEmpty
         return RenderedScreen(
             id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
-            presentation: presentation, routes: routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
-            components: content.components)
+            presentation: presentation, routes: busy ? [] : routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
+            components: content.components, busy: busy)
     }
 }

@@ -82,9 +82,13 @@ public enum StateCodec {
             w.endArray()
         }
         if let link = state.pendingDeepLink { w.key("pendingDeepLink"); w.string(link) }
+        if !state.effects.isEmpty {
+            w.key("effects"); w.value((try? JSONValueEncoder().encode(state.effects)) ?? .array([]))
+        }
         w.key("revision"); w.int(state.revision)
         w.key("nextCoordinator"); w.int(state.nextCoordinator)
         w.key("nextScreen"); w.int(state.nextScreen)
+        if state.nextEffect != 1 { w.key("nextEffect"); w.int(state.nextEffect) }
         w.endObject()
         // `rest` starts with `{`: it becomes the comma after the prefix. Stored states live long
         // (a million of them in memory): the result gets storage of exactly its size.
@@ -126,6 +130,12 @@ public enum StateCodec {
         state.pendingDeepLink = try reader.optionalString("pendingDeepLink")
         state.nextCoordinator = try reader.int("nextCoordinator")
         state.nextScreen = try reader.int("nextScreen")
+        if reader.has("effects") {
+            do { state.effects = try JSONValueDecoder().decode([PendingEffect].self, from: reader.member("effects")) } catch {
+                throw DecodingError(path: "$.effects (\(error))")
+            }
+        }
+        if reader.has("nextEffect") { state.nextEffect = try reader.int("nextEffect") }
         return state
     }
 
@@ -186,6 +196,9 @@ public enum StateCodec {
                 w.key("style"); w.string(notice.style.rawValue); w.key("text"); w.string(notice.text)
                 w.endObject()
             }
+            if !screen.waitingFor.isEmpty {
+                w.key("waitingFor"); w.beginArray(); for id in screen.waitingFor { w.string(id) }; w.endArray()
+            }
             w.endObject()
         }
         w.endArray()
@@ -228,7 +241,8 @@ public enum StateCodec {
                 return ScreenInstance(
                     id: try s.string("id"), name: try s.string("name"),
                     coordinator: s.has("coordinator") ? try s.string("coordinator") : owner,
-                    params: s.value["params"]?.objectValue ?? [:], form: s.value["form"]?.objectValue ?? [:], notice: notice)
+                    params: s.value["params"]?.objectValue ?? [:], form: s.value["form"]?.objectValue ?? [:], notice: notice,
+                    waitingFor: s.value["waitingFor"]?.arrayValue?.compactMap(\.stringValue) ?? [])
             })
     }
 

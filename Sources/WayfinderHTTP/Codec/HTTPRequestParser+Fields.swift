@@ -9,6 +9,7 @@ extension HTTPRequestParser {
         headers.fields.reserveCapacity(fieldCount)
         var contentLength: Int?
         var transferEncoding: [String] = []
+        var transferEncodingPresent = false
         var hostCount = 0
         var connectionClose = false
         var connectionKeepAlive = false
@@ -17,7 +18,9 @@ extension HTTPRequestParser {
             var ls = fieldsStart
             while ls < fieldsEnd {
                 // Every field line ends in CRLF before `fieldsEnd` (checked by `scanHead`).
-                let le = Self.firstLF(in: buf, from: ls, to: fieldsEnd)!
+                guard let le = Self.firstLF(in: buf, from: ls, to: fieldsEnd) else {
+                    throw .badRequest("A field line does not end in CRLF.")
+                }
                 let (name, value) = try Self.parseField(buf, ls..<(le - 1))
                 ls = le + 1
                 switch name.count {
@@ -40,6 +43,7 @@ extension HTTPRequestParser {
                     }
                     contentLength = length
                 case 17 where ASCII.equalsLowercase(buf, name, "transfer-encoding"):
+                    transferEncodingPresent = true
                     var failed = false
                     Self.forEachListElement(buf, value) { element in
                         var s = ""
@@ -58,6 +62,12 @@ extension HTTPRequestParser {
         if hostCount == 0 && line.version == .http1_1 { throw .badRequest("HTTP/1.1 requires a Host header.") }
 
         var chunked = false
+        // A Transfer-Encoding field that names no coding (empty, or only commas) is not a list
+        // of codings (RFC 9112 §6.1): framing by Content-Length beside it would let a proxy that
+        // reads it differently smuggle a request.
+        if transferEncodingPresent && transferEncoding.isEmpty {
+            throw .badRequest("The Transfer-Encoding header names no transfer coding.")
+        }
         if !transferEncoding.isEmpty {
             if line.version == .http1_0 { throw .badRequest("Transfer-Encoding is not allowed in HTTP/1.0.") }
             if contentLength != nil { throw .badRequest("Both Content-Length and Transfer-Encoding are present.") }

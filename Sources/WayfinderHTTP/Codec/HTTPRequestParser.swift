@@ -156,7 +156,12 @@ public struct HTTPRequestParser: Sendable {
         // Moved out of `pending` (no copy of its fields), as is the body.
         var taken: HTTPRequest?
         swap(&taken, &pending)
-        var request = taken!
+        guard var request = taken else {
+            // Unreachable: a body is only read after its head set `pending`.
+            let error = HTTPError.badRequest("The request has no head.")
+            state = .failed(error)
+            return .error(error)
+        }
         swap(&request.body, &body)
         state = .head
         return .request(request, keepAlive: pendingKeepAlive)

@@ -28,8 +28,7 @@ public struct StaticFiles: Sendable {
         guard stat(resolved, &info) == 0 else { return nil }
         if info.st_mode & S_IFMT == S_IFDIR {
             if !request.path.hasSuffix("/") {
-                let location = request.path + "/" + (request.query.map { "?" + $0 } ?? "")
-                return HTTPResponse(status: 301, headers: ["Location": location])
+                return HTTPResponse(status: 301, headers: ["Location": Self.directoryLocation(request)])
             }
             guard let index = Self.resolve(resolved + "/index.html"), Self.isInside(index, root),
                 stat(index, &info) == 0
@@ -52,6 +51,15 @@ public struct StaticFiles: Sendable {
         }
         guard let body = Self.readFile(resolved, limit: maxFileBytes) else { return nil }
         return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    /// The redirect target of a directory path without its trailing slash: the path's segments,
+    /// as sent, joined by single slashes, then `/` and the query. Empty segments are dropped, so
+    /// the value never starts with `//`: `//images` gives `/images/`, not `//images/`, which a
+    /// browser would read as a protocol-relative URL naming the host `images`.
+    static func directoryLocation(_ request: HTTPRequest) -> String {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        return "/" + segments.joined(separator: "/") + "/" + (request.query.map { "?" + $0 } ?? "")
     }
 
     /// RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since.
@@ -119,8 +127,9 @@ public struct StaticFiles: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buf in
-                try? systemCallBlocking("read") { Glibc.read(fd, buf.baseAddress! + filled, buf.count - filled) }
+            let n = bytes.withUnsafeMutableBytes { buf -> Int? in
+                guard let base = buf.baseAddress else { return nil }
+                return try? systemCallBlocking("read") { Glibc.read(fd, base + filled, buf.count - filled) }
             }
             guard let n, n > 0 else { break }
             filled += n

@@ -30,8 +30,20 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// A response body: bytes known up front, or a stream written later.
+extension HTTPResponse {
+    /// An answer given later: the server calls `start` on the loop thread with a responder that
+    /// any thread uses once to send the real answer (see ``HTTPResponder``).
+    public static func later(_ start: @escaping @Sendable (HTTPResponder) -> Void) -> HTTPResponse {
+        var response = HTTPResponse(status: 200)
+        response.body = .later(start)
+        return response
+    }
+}
+
+/// A response body: bytes known up front, a stream written later, or the whole answer later.
 public enum HTTPBody: Sendable {
     case bytes([UInt8])
     case stream(@Sendable (HTTPStreamWriter) -> Void)
+    /// The answer is not known yet (``HTTPResponse/later(_:)``).
+    case later(@Sendable (HTTPResponder) -> Void)
 }

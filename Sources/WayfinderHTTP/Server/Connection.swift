@@ -7,7 +7,7 @@ final class Connection {
     enum Phase: Equatable {
         /// Waiting for a request's head (from accept, or from the first byte of a later request).
         case header
-        /// Receiving a body; extended whenever bytes arrive.
+        /// Receiving a body; extended as bytes arrive, by their time at the minimum body rate.
         case body
         /// Keep-alive between requests.
         case idle
@@ -29,10 +29,18 @@ final class Connection {
     var phase: Phase = .header
     var deadline: UInt64
     var stream: HTTPStreamWriter?
+    /// The responder of a request answered later, and how its answer is to be framed.
+    var responder: HTTPResponder?
+    var awaited: (keepAlive: Bool, version: HTTPVersion, isHead: Bool) = (true, .http1_1, false)
     var streamChunked = false
     var isLingering = false
     var isClosed = false
     var lingerBytes = 0
+    /// Bytes read from the peer so far.
+    var bytesReceived = 0
+    /// When the current body began (monotonic nanoseconds), and `bytesReceived` then.
+    var bodyStarted: UInt64 = 0
+    var bodyStartBytes = 0
     /// Its answers wait for the round's commit (`EventLoop.releaseHeld`); `heldProgressed`
     /// remembers whether the held service call had read new input.
     var isHeld = false

@@ -3,11 +3,13 @@
 /// The event loop feeds it bytes and facts (peer closed, stream ended, timeout, shutdown) and
 /// performs the actions it returns. States:
 /// `open` (reading and answering requests) → `streaming` (an event stream owns the connection;
-/// further requests wait) → back to `open`, or → `closing` (no more requests: flush, then close).
+/// further requests wait) or `awaiting` (an answer given later; further requests wait) → back to
+/// `open`, or → `closing` (no more requests: flush, then close).
 struct ConnectionStateMachine {
     enum State: Equatable {
         case open
         case streaming(keepAliveAfter: Bool)
+        case awaiting
         case closing
     }
 
@@ -45,7 +47,7 @@ struct ConnectionStateMachine {
         switch state {
         case .closing:
             return .close
-        case .streaming:
+        case .streaming, .awaiting:
             return .wait
         case .open:
             if let event = parser.next() {
@@ -84,6 +86,16 @@ struct ConnectionStateMachine {
     /// A streaming response began; `keepAliveAfter` says whether requests may follow its end.
     mutating func streamStarted(keepAliveAfter: Bool) {
         state = .streaming(keepAliveAfter: keepAliveAfter && state != .closing)
+    }
+
+    /// The handler will answer later (``HTTPResponder``).
+    mutating func awaitResponse() {
+        if state == .open { state = .awaiting }
+    }
+
+    /// The later answer was written; requests pipelined behind it may follow.
+    mutating func responseGiven() {
+        if state == .awaiting { state = .open }
     }
 
     /// The stream ended; `clean` is false when its framing could not be completed.

@@ -34,7 +34,7 @@ extension EventLoop {
         if c.isLingering {
             want = [.input, .readHangup]
         } else if !c.machine.peerClosed {
-            if c.stream != nil {
+            if c.stream != nil || c.responder != nil {
                 want = c.machine.parser.bufferedByteCount > Self.streamInputLimit ? [.readHangup] : [.input, .readHangup]
             } else if c.machine.state == .closing || c.pendingOutput < Self.pipelineHighWater {
                 want = [.input, .readHangup]
@@ -57,7 +57,7 @@ extension EventLoop {
         let phase: Connection.Phase
         if c.pendingOutput > 0 {
             phase = .write
-        } else if c.stream != nil {
+        } else if c.stream != nil || c.responder != nil {
             phase = .streaming
         } else if c.machine.parser.isReadingBody {
             phase = .body
@@ -70,13 +70,19 @@ extension EventLoop {
             c.phase = phase
             switch phase {
             case .header: setDeadline(c, now + headerTimeout)
-            case .body, .write: setDeadline(c, now + bodyTimeout)
+            case .body:
+                c.bodyStarted = now
+                c.bodyStartBytes = c.bytesReceived
+                setDeadline(c, now + bodyTimeout)
+            case .write: setDeadline(c, now + bodyTimeout)
             case .idle: setDeadline(c, now + idleTimeout)
             case .streaming: c.deadline = .max
             case .linger: setDeadline(c, now + lingerTimeout)
             }
         } else if phase == .body && progressed {
-            c.deadline = now + bodyTimeout
+            // Later than before: the loop's next check comes no later than this deadline.
+            let received = UInt64(c.bytesReceived - c.bodyStartBytes)
+            c.deadline = c.bodyStarted + bodyTimeout + received.multipliedReportingOverflow(by: nanosecondsPerBodyByte).partialValue
         }
     }
 
@@ -105,6 +111,11 @@ extension EventLoop {
             c.stream = nil
             streams[writer.id] = nil
             writer.finish()
+        }
+        if let responder = c.responder {
+            c.responder = nil
+            awaiting[responder.id] = nil
+            responder.cancel()
         }
     }
 
@@ -163,7 +174,7 @@ extension EventLoop {
             } else if c.stream != nil {
                 endStream(c, clean: true)
                 service(c)
-            } else if c.pendingOutput == 0 && !c.machine.parser.hasPartialRequest {
+            } else if c.pendingOutput == 0 && !c.machine.parser.hasPartialRequest && c.responder == nil {
                 close(c)
             }
         }
@@ -176,6 +187,8 @@ extension EventLoop {
             listenFD = -1
         }
         for writer in mailbox.close() { writer.finish() }
+        for c in awaiting.values { c.responder?.cancel() }
+        awaiting = [:]
         epoll.close()
         readBuffer.deallocate()
     }

@@ -12,6 +12,13 @@ extension EventLoop {
         switch response.body {
         case .bytes:
             writeResponse(c, response, status: response.status, keepAlive: keepAlive, version: request.version, isHead: isHead)
+        case .later(let start):
+            let responder = HTTPResponder(id: context.nextStreamID.add(1, ordering: .relaxed).oldValue, mailbox: mailbox)
+            c.responder = responder
+            c.awaited = (keepAlive, request.version, isHead)
+            c.machine.awaitResponse()
+            awaiting[responder.id] = c
+            start(responder)
         case .stream(let start):
             if isHead || ResponseEncoder.hasNoContent(response.status) {
                 let keep = ResponseEncoder.writeHead(
@@ -29,7 +36,7 @@ extension EventLoop {
             c.machine.streamStarted(keepAliveAfter: keep)
             let writer = HTTPStreamWriter(
                 id: context.nextStreamID.add(1, ordering: .relaxed).oldValue, mailbox: mailbox,
-                maxPendingBytes: context.configuration.maxPendingOutputBytes)
+                maxPendingBytes: context.configuration.maxStreamBufferBytes)
             c.stream = writer
             c.streamChunked = chunked
             streams[writer.id] = c
@@ -58,26 +65,28 @@ extension EventLoop {
 
     func writeError(_ c: Connection, _ error: HTTPError) {
         var response = context.errorResponse(error)
-        if case .stream = response.body { response = HTTPError.defaultResponse(error) }
+        if case .bytes = response.body {} else { response = HTTPError.defaultResponse(error) }
         writeResponse(c, response, status: error.status, keepAlive: false, version: .http1_1, isHead: false)
     }
 
-    /// Moves bytes queued on the connection's stream writer into its output.
+    /// Moves writes queued on the connection's stream writer into its output. A peer that does
+    /// not read, with `maxStreamBufferBytes` unsent already, has its stream ended.
     func pumpStream(_ c: Connection) {
         guard let writer = c.stream else { return }
-        let (bytes, close) = writer.takePending()
-        if !bytes.isEmpty {
+        let (writes, close) = writer.takePending()
+        let limit = context.configuration.maxStreamBufferBytes
+        for bytes in writes where !bytes.isEmpty {
+            if c.pendingOutput > 0 && c.pendingOutput + bytes.count > limit {
+                endStream(c, clean: false)
+                return
+            }
             if c.streamChunked {
                 ResponseEncoder.appendChunk(bytes, to: &c.output)
             } else {
                 c.output.append(contentsOf: bytes)
             }
         }
-        if close {
-            endStream(c, clean: true)
-        } else if c.pendingOutput > context.configuration.maxPendingOutputBytes {
-            endStream(c, clean: false)  // the peer does not read
-        }
+        if close { endStream(c, clean: true) }
     }
 
     /// Ends the stream: the terminating chunk when `clean`, then the writer's close callbacks.
@@ -90,9 +99,24 @@ extension EventLoop {
         writer.finish()
     }
 
+    /// Writes a later answer and lets the requests pipelined behind it go on.
+    func answerLater(_ responder: HTTPResponder) {
+        guard let c = awaiting.removeValue(forKey: responder.id), !c.isClosed, let response = responder.takeResponse() else { return }
+        c.responder = nil
+        let (keepAlive, version, isHead) = c.awaited
+        if case .bytes = response.body {
+            writeResponse(c, response, status: response.status, keepAlive: keepAlive, version: version, isHead: isHead)
+        } else {
+            writeResponse(c, context.errorResponse(.internalError), status: 500, keepAlive: keepAlive, version: version, isHead: isHead)
+        }
+        c.machine.responseGiven()
+        service(c)
+    }
+
     func handleWake() {
-        let writers = mailbox.drain()
+        let (writers, responders) = mailbox.drain()
         if !shutdownStarted && context.shuttingDown.load(ordering: .acquiring) { startShutdown() }
+        for responder in responders { answerLater(responder) }
         for writer in writers {
             if let c = streams[writer.id] {
                 pumpStream(c)

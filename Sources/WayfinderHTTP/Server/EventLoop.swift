@@ -20,6 +20,8 @@ final class EventLoop: @unchecked Sendable {
     var listenFD: Int32
     var connections: [Int32: Connection] = [:]
     var streams: [UInt64: Connection] = [:]
+    /// Connections whose answer is given later, by responder id.
+    var awaiting: [UInt64: Connection] = [:]
     let readBuffer: UnsafeMutableRawBufferPointer
     var now: UInt64 = 0
     var nextCheck: UInt64 = .max
@@ -36,6 +38,8 @@ final class EventLoop: @unchecked Sendable {
     var commitMark: UInt64 = 0
     let limits: HTTPParserLimits
     let headerTimeout, bodyTimeout, idleTimeout, lingerTimeout: UInt64
+    /// Nanoseconds one received body byte adds to the body's deadline (1 s / minimum rate).
+    let nanosecondsPerBodyByte: UInt64
 
     /// Takes ownership of `listenFD`.
     init(context: ServerContext, listenFD: Int32) throws(SystemError) {
@@ -47,6 +51,7 @@ final class EventLoop: @unchecked Sendable {
         bodyTimeout = config.bodyTimeout.nanoseconds
         idleTimeout = config.idleTimeout.nanoseconds
         lingerTimeout = config.lingerTimeout.nanoseconds
+        nanosecondsPerBodyByte = 1_000_000_000 / UInt64(max(1, config.minBodyBytesPerSecond))
         epoll = try Epoll()
         do throws(SystemError) {
             mailbox = try LoopMailbox()
@@ -164,7 +169,7 @@ final class EventLoop: @unchecked Sendable {
         if !events.isDisjoint(with: [.input, .hangup, .error, .readHangup]) {
             if c.interest.contains(.input) {
                 onReadable(c)
-            } else if !events.isDisjoint(with: [.hangup, .error, .readHangup]) && c.stream != nil {
+            } else if !events.isDisjoint(with: [.hangup, .error, .readHangup]) && (c.stream != nil || c.responder != nil) {
                 close(c)  // an event stream whose reading is paused: the peer went away
             } else if events.contains(.hangup) || events.contains(.error) {
                 close(c)
@@ -187,7 +192,9 @@ final class EventLoop: @unchecked Sendable {
             }
             guard let n else { break }
             if n == 0 {
-                if c.isLingering || c.stream != nil {
+                // A client that leaves an event stream or a request answered later is gone (as a
+                // proxy treats a client's close while it waits): nobody would read the answer.
+                if c.isLingering || c.stream != nil || c.responder != nil {
                     close(c)
                     return
                 }
@@ -203,6 +210,7 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             c.machine.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
+            c.bytesReceived += n
             progressed = true
             if n < readBuffer.count { break }
         }
@@ -227,7 +235,7 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             guard flush(c) else { break }
-            if c.machine.state == .closing && c.stream == nil {
+            if c.machine.state == .closing && c.stream == nil && c.responder == nil {
                 beginClose(c)
                 return
             }
@@ -271,7 +279,7 @@ final class EventLoop: @unchecked Sendable {
                 if error == .payloadTooLarge, let head = c.machine.parser.oversizedHead,
                     var answer = context.handler.answerWithoutBody(head)
                 {
-                    if case .stream = answer.body { answer.body = .bytes([]) }
+                    if case .bytes = answer.body {} else { answer.body = .bytes([]) }
                     writeResponse(c, answer, status: answer.status, keepAlive: false, version: head.version, isHead: head.method == "HEAD")
                 } else {
                     writeError(c, error)

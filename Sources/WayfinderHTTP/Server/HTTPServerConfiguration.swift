@@ -12,8 +12,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int = 1 << 20
     /// A request's head must be complete this long after its first byte (or after accept).
     public var headerTimeout: Duration = .seconds(10)
-    /// A body, and a response the peer is reading, must keep moving: at most this long without progress.
+    /// A body must be complete this long after its head, plus the time the bytes received so far
+    /// take at `minBodyBytesPerSecond` (so a slow but steady upload goes on, and a trickle of a
+    /// few bytes a second is cut off with `408`); a response the peer is reading must keep
+    /// moving: at most this long without progress.
     public var bodyTimeout: Duration = .seconds(10)
+    /// The slowest average rate, in bytes per second, at which a body may arrive once
+    /// `bodyTimeout` has passed (see `bodyTimeout`).
+    public var minBodyBytesPerSecond: Int = 1024
     /// Idle keep-alive connections are closed after this long.
     public var idleTimeout: Duration = .seconds(60)
     /// Connections beyond this count (all loops together) are closed right after accept.
@@ -23,9 +29,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// After an error response or `Connection: close`, unread input is drained this long before closing,
     /// so that the peer reads the response instead of a reset.
     public var lingerTimeout: Duration = .seconds(2)
-    /// Largest amount of unsent response bytes per connection before its reads pause (pipelining)
-    /// or its event stream is ended (a peer that does not read).
+    /// Largest amount of unsent response bytes per connection before its reads pause (pipelining).
     public var maxPendingOutputBytes: Int = 4 << 20
+    /// Largest amount of unsent bytes per event stream (queued by its writer or waiting for the
+    /// peer) before the stream is ended: a peer that does not read costs at most this much (or
+    /// one event, if a single event is larger).
+    public var maxStreamBufferBytes: Int = 256 << 10
 
     public init() {}
 

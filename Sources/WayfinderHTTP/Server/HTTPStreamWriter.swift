@@ -3,13 +3,17 @@ import Synchronization
 /// Writes a streaming response (server-sent events) from any thread.
 ///
 /// Writes are queued and handed to the connection's event loop through its eventfd; the loop
-/// frames them (chunked on HTTP/1.1) and sends them.
+/// frames them (chunked on HTTP/1.1) and sends them. The arrays written are queued as they are,
+/// not copied, so one event written to many streams is held in memory once until each loop
+/// frames it for its connection.
 /// - Important: `onClose` callbacks run exactly once, on the loop thread, when the peer goes away,
 ///   the stream is closed, or the server shuts down. Bytes not yet sent are bounded by
-///   `HTTPServerConfiguration.maxPendingOutputBytes`; past that the stream is ended.
+///   `HTTPServerConfiguration.maxStreamBufferBytes` (or one write, if it alone is larger); past
+///   that the stream is ended.
 public final class HTTPStreamWriter: Sendable {
     struct State {
-        var pending: [UInt8] = []
+        var pending: [[UInt8]] = []
+        var pendingBytes = 0
         var closeRequested = false
         var closed = false
         var scheduled = false
@@ -32,13 +36,14 @@ public final class HTTPStreamWriter: Sendable {
     public func write(_ bytes: [UInt8]) -> Bool {
         let (accepted, schedule) = state.withLock { s -> (Bool, Bool) in
             if s.closed || s.closeRequested { return (false, false) }
-            if s.pending.count + bytes.count > maxPendingBytes {
+            if !s.pending.isEmpty && s.pendingBytes + bytes.count > maxPendingBytes {
                 s.closeRequested = true  // the loop ends the stream: the peer does not keep up
                 let schedule = !s.scheduled
                 s.scheduled = true
                 return (false, schedule)
             }
-            s.pending.append(contentsOf: bytes)
+            s.pending.append(bytes)
+            s.pendingBytes += bytes.count
             let schedule = !s.scheduled
             s.scheduled = true
             return (true, schedule)
@@ -76,13 +81,14 @@ public final class HTTPStreamWriter: Sendable {
     /// Whether the stream has ended.
     public var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// Loop side: takes the queued bytes and whether a close was requested.
-    func takePending() -> (bytes: [UInt8], close: Bool) {
+    /// Loop side: takes the queued writes and whether a close was requested.
+    func takePending() -> (writes: [[UInt8]], close: Bool) {
         state.withLock { s in
             s.scheduled = false
-            let bytes = s.pending
+            let writes = s.pending
             s.pending = []
-            return (bytes, s.closeRequested)
+            s.pendingBytes = 0
+            return (writes, s.closeRequested)
         }
     }
 
@@ -92,6 +98,7 @@ public final class HTTPStreamWriter: Sendable {
             if s.closed { return [] }
             s.closed = true
             s.pending = []
+            s.pendingBytes = 0
             let callbacks = s.callbacks
             s.callbacks = []
             return callbacks

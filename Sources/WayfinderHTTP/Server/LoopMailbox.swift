@@ -11,6 +11,7 @@ final class LoopMailbox: Sendable {
     struct State {
         var open = true
         var writers: [HTTPStreamWriter] = []
+        var responders: [HTTPResponder] = []
         var signalled = false
     }
 
@@ -36,15 +37,30 @@ final class LoopMailbox: Sendable {
         }
     }
 
+    /// Queues an answered responder; false when the loop has stopped.
+    func post(responder: HTTPResponder) -> Bool {
+        state.withLock { s in
+            guard s.open else { return false }
+            s.responders.append(responder)
+            if !s.signalled {
+                s.signalled = true
+                var one: UInt64 = 1
+                _ = try? systemCall("write(eventfd)") { Glibc.write(eventFD, &one, 8) }
+            }
+            return true
+        }
+    }
+
     /// Called by the loop when the eventfd is readable.
-    func drain() -> [HTTPStreamWriter] {
+    func drain() -> (writers: [HTTPStreamWriter], responders: [HTTPResponder]) {
         state.withLock { s in
             var value: UInt64 = 0
             _ = try? systemCall("read(eventfd)") { Glibc.read(eventFD, &value, 8) }
             s.signalled = false
-            let writers = s.writers
+            let drained = (s.writers, s.responders)
             s.writers = []
-            return writers
+            s.responders = []
+            return drained
         }
     }
 

@@ -24,10 +24,10 @@ public final class MemoryStore: SessionStore {
         self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
     }
 
-    public func create(_ session: StoredSession, maxSessions: Int) throws {
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
         if !storedCount.increment(ifBelow: maxSessions) {
-            guard reclaimGate.admit(now: session.lastUsed) else { throw StoreError.sessionLimit }
-            _ = expire(now: session.lastUsed)
+            guard reclaimGate.admit(now: now) else { throw StoreError.sessionLimit }
+            _ = expire(now: now)
             guard storedCount.increment(ifBelow: maxSessions) else { throw StoreError.sessionLimit }
         }
         let key = SessionKey(session.id)
@@ -62,17 +62,24 @@ public final class MemoryStore: SessionStore {
             guard let index = table.index(forKey: key) else { return .notFound }
             let current = table.values[index].session
             guard current.revision == expectedRevision else { return .conflict(current.revision) }
+            if let idempotency {
+                if let existing = table.values[index].idempotency[idempotency.key],
+                    !configuration.isExpired(createdAt: existing.createdAt, now: idempotency.createdAt)
+                {
+                    return .keyTaken
+                }
+                table.values[index].idempotency[idempotency.key] = idempotency
+                Self.dropOldest(&table.values[index].idempotency, keeping: configuration.idempotencyRecordsPerSession)
+            }
             let lastUsed = max(current.lastUsed, session.lastUsed)
             table.values[index].session = session
             table.values[index].session.lastUsed = lastUsed
-            if let idempotency {
-                table.values[index].idempotency[idempotency.key] = idempotency
-            }
             return .saved
         }
         switch outcome {
         case .notFound: throw StoreError.notFound
         case .conflict(let current): throw StoreError.conflict(currentRevision: current)
+        case .keyTaken: throw StoreError.idempotencyKeyTaken
         case .saved:
             if session.revision != expectedRevision {
                 changes.publish(session.id, .saved(revision: session.revision))
@@ -83,16 +90,24 @@ public final class MemoryStore: SessionStore {
     public func touch(id: String, now: Int64) throws {
         let key = SessionKey(id)
         let found = shard(for: key).entries.withLock { table -> Bool in
-            guard let lastUsed = table[key]?.session.lastUsed else { return false }
-            if lastUsed < now { table[key]!.session.lastUsed = now }
+            guard let index = table.index(forKey: key) else { return false }
+            if table.values[index].session.lastUsed < now { table.values[index].session.lastUsed = now }
             return true
         }
         if !found { throw StoreError.notFound }
     }
 
-    public func delete(id: String) -> Bool {
+    public func delete(id: String, expectedRevision: Int?) throws -> Bool {
         let key = SessionKey(id)
-        let removed = shard(for: key).entries.withLock { $0.removeValue(forKey: key) != nil }
+        let outcome = shard(for: key).entries.withLock { table -> SaveOutcome in
+            guard let index = table.index(forKey: key) else { return .notFound }
+            let current = table.values[index].session.revision
+            if let expectedRevision, current != expectedRevision { return .conflict(current) }
+            table.remove(at: index)
+            return .saved
+        }
+        if case .conflict(let current) = outcome { throw StoreError.conflict(currentRevision: current) }
+        let removed = outcome == .saved
         if removed {
             storedCount.subtract(1, ordering: .relaxed)
             changes.publish(id, .deleted)
@@ -129,7 +144,8 @@ public final class MemoryStore: SessionStore {
                 var ids: [String] = []
                 for key in expired { if let entry = table.removeValue(forKey: key) { ids.append(entry.session.id) } }
                 for key in withStaleRecords {
-                    table[key]!.idempotency = table[key]!.idempotency.filter {
+                    guard let index = table.index(forKey: key) else { continue }
+                    table.values[index].idempotency = table.values[index].idempotency.filter {
                         !configuration.isExpired(createdAt: $0.value.createdAt, now: now)
                     }
                 }
@@ -157,8 +173,15 @@ public final class MemoryStore: SessionStore {
         var idempotency: [String: IdempotencyRecord] = [:]
     }
 
-    private enum SaveOutcome {
-        case saved, notFound, conflict(Int)
+    private enum SaveOutcome: Equatable {
+        case saved, notFound, conflict(Int), keyTaken
+    }
+
+    /// Drops the oldest records (by `createdAt`) until at most `limit` are left.
+    private static func dropOldest(_ records: inout [String: IdempotencyRecord], keeping limit: Int) {
+        while records.count > limit, let oldest = records.min(by: { $0.value.createdAt < $1.value.createdAt }) {
+            records.removeValue(forKey: oldest.key)
+        }
     }
 
     private final class Shard: Sendable {

@@ -72,10 +72,11 @@ struct RedisCommand {
     mutating func add(_ number: Int) { add(String(number)) }
     mutating func add(_ number: Int64) { add(String(number)) }
 
-    /// Calls `body` with hiredis' `argc`, `argv` and `argvlen` for these arguments.
+    /// Calls `body` with hiredis' `argc`, `argv` and `argvlen` for these arguments (nil only if
+    /// a buffer had no address, which a command with its name in it never has).
     func withArgv<R>(
         _ body: (Int32, UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafePointer<Int>) -> R
-    ) -> R {
+    ) -> R? {
         var blob: [UInt8] = []
         blob.reserveCapacity(arguments.reduce(1) { $0 + $1.count })
         var offsets: [Int] = []
@@ -87,11 +88,13 @@ struct RedisCommand {
         }
         blob.append(0)  // never empty, so the base address exists
         return blob.withUnsafeBytes { raw in
-            let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+            guard let start = raw.baseAddress else { return nil }
+            let base = start.assumingMemoryBound(to: CChar.self)
             var argv: [UnsafePointer<CChar>?] = offsets.map { UnsafePointer(base + $0) }
             return argv.withUnsafeMutableBufferPointer { argvBuffer in
                 lengths.withUnsafeBufferPointer { lengthBuffer in
-                    body(Int32(arguments.count), argvBuffer.baseAddress!, lengthBuffer.baseAddress!)
+                    guard let argvBase = argvBuffer.baseAddress, let lengthBase = lengthBuffer.baseAddress else { return nil }
+                    return body(Int32(arguments.count), argvBase, lengthBase)
                 }
             }
         }
@@ -154,7 +157,7 @@ final class RedisConnection: @unchecked Sendable {
         guard !isBroken else { throw StoreError.unavailable("redis \(endpoint): connection broken") }
         let raw = command.withArgv { argc, argv, lengths in
             redisCommandArgv(context, argc, argv, lengths)
-        }
+        } ?? nil
         guard let raw else { throw failure() }
         defer { freeReplyObject(raw) }
         return RedisValue(raw.assumingMemoryBound(to: redisReply.self))

@@ -63,25 +63,39 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 """#
         case .save:
             // ARGV: id, expected, rev, token, state, used, keyTTL, channel, origin
-            //       [, key, record, createdAt, recordTTL]
-            // -> {'ok'} | {'notfound'} | {'conflict', rev}
+            //       [, key, record, createdAt, recordTTL, keyCutoff, keep]
+            // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
+            // A key whose record was created at or after keyCutoff is taken: nothing is written.
+            // After adding a record, only the session's `keep` newest stay.
             return #"""
                 local id = ARGV[1]
                 local skey = 'wf:s:' .. id
                 local current = redis.call('HGET', skey, 'rev')
                 if not current then return {'notfound'} end
                 if current ~= ARGV[2] then return {'conflict', current} end
+                local index = 'wf:ik:' .. id
+                if ARGV[10] then
+                  local created = redis.call('ZSCORE', index, ARGV[10])
+                  if created and tonumber(created) >= tonumber(ARGV[14]) then return {'keytaken'} end
+                end
                 local used = ARGV[6]
                 local previous = redis.call('HGET', skey, 'used')
                 if previous and tonumber(previous) > tonumber(used) then used = previous end
                 redis.call('HSET', skey, 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', used)
                 redis.call('PEXPIRE', skey, ARGV[7])
                 redis.call('ZADD', 'wf:live', used, id)
-                local index = 'wf:ik:' .. id
                 if ARGV[10] then
                   redis.call('SET', 'wf:i:' .. id .. ':' .. ARGV[10], ARGV[11], 'PX', ARGV[13])
                   redis.call('ZADD', index, ARGV[12], ARGV[10])
                   redis.call('ZADD', 'wf:irec', ARGV[12], id .. '\n' .. ARGV[10])
+                  local extra = redis.call('ZCARD', index) - tonumber(ARGV[15])
+                  if extra > 0 then
+                    for _, old in ipairs(redis.call('ZRANGE', index, 0, extra - 1)) do
+                      redis.call('DEL', 'wf:i:' .. id .. ':' .. old)
+                      redis.call('ZREM', 'wf:irec', id .. '\n' .. old)
+                      redis.call('ZREM', index, old)
+                    end
+                  end
                 end
                 redis.call('PEXPIRE', index, ARGV[7])
                 if ARGV[3] ~= ARGV[2] then
@@ -104,8 +118,13 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 return 1
                 """#
         case .delete:
-            // ARGV: id, channel, origin -> 1 | 0
+            // ARGV: id, channel, origin [, expected] -> 1 | 0 | {'conflict', rev}
             return #"""
+                if ARGV[4] then
+                  local current = redis.call('HGET', 'wf:s:' .. ARGV[1], 'rev')
+                  if not current then return 0 end
+                  if current ~= ARGV[4] then return {'conflict', current} end
+                end
                 local existed = purge(ARGV[1])
                 if existed == 1 then redis.call('PUBLISH', ARGV[2], ARGV[1] .. ' deleted ' .. ARGV[3]) end
                 return existed

@@ -115,7 +115,7 @@ public final class RedisStore: SessionStore {
 
     // MARK: SessionStore
 
-    public func create(_ session: StoredSession, maxSessions: Int) throws {
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
         let reply = try evaluate(.create) { command in
             command.add(session.id)
             command.add(session.revision)
@@ -124,7 +124,7 @@ public final class RedisStore: SessionStore {
             command.add(session.lastUsed)
             command.add(sessionKeyTTL)
             command.add(maxSessions)
-            command.add(session.lastUsed &- configuration.ttlMillis)
+            command.add(now &- configuration.ttlMillis)
             command.add(channel)
             command.add(origin)
             command.add(batchLimit)
@@ -171,6 +171,8 @@ public final class RedisStore: SessionStore {
                 command.add(RedisRecordCoding.encode(idempotency))
                 command.add(idempotency.createdAt)
                 command.add(recordKeyTTL)
+                command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
+                command.add(configuration.idempotencyRecordsPerSession)
             }
         }
         guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "save") }
@@ -181,6 +183,8 @@ public final class RedisStore: SessionStore {
             }
         case "notfound":
             throw StoreError.notFound
+        case "keytaken":
+            throw StoreError.idempotencyKeyTaken
         case "conflict":
             guard parts.count == 2, let current = parts[1].integer else { throw unexpected(reply, "save") }
             throw StoreError.conflict(currentRevision: current)
@@ -202,11 +206,15 @@ public final class RedisStore: SessionStore {
         }
     }
 
-    public func delete(id: String) throws -> Bool {
+    public func delete(id: String, expectedRevision: Int?) throws -> Bool {
         let reply = try evaluate(.delete) { command in
             command.add(id)
             command.add(channel)
             command.add(origin)
+            if let expectedRevision { command.add(expectedRevision) }
+        }
+        if case .array(let parts) = reply, parts.count == 2, parts[0].text == "conflict", let current = parts[1].integer {
+            throw StoreError.conflict(currentRevision: current)
         }
         guard case .integer(let existed) = reply else { throw unexpected(reply, "delete") }
         if existed == 1 { changes.publish(id, .deleted) }

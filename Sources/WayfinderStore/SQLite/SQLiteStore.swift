@@ -163,8 +163,8 @@ public final class SQLiteStore: SessionStore {
     // MARK: Group commit
 
     public func deferCommitsOnCurrentThread() -> Bool {
-        pthread_setspecific(DeferringThread.key, Unmanaged.passUnretained(self).toOpaque())
-        return true
+        guard let key = DeferringThread.key else { return false }
+        return pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque()) == 0
     }
 
     public func commitDeferred(mark: inout UInt64) -> Bool {
@@ -183,7 +183,8 @@ public final class SQLiteStore: SessionStore {
 
     /// Whether the calling thread leaves the group open after its writes.
     private var callerDefersCommits: Bool {
-        pthread_getspecific(DeferringThread.key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        guard let key = DeferringThread.key else { return false }
+        return pthread_getspecific(key) == UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Runs `body` with the writer inside the group (opening it if needed, after running the
@@ -238,13 +239,13 @@ public final class SQLiteStore: SessionStore {
             switch statement {
             case .insert(let session):
                 guard try writer.insert(session) else { throw StoreError.duplicateID }
-            case .save(let session, let expectedRevision, let idempotency):
-                switch try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency) {
+            case .save(let session, let expectedRevision):
+                switch try writer.save(session, expectedRevision: expectedRevision, idempotency: nil) {
                 case .saved:
                     if session.revision != expectedRevision {
                         writer.groupChanges.append((session.id, .saved(revision: session.revision)))
                     }
-                case .notFound:
+                case .notFound, .keyTaken:
                     break  // expired after its check passed: the save came first, the expiry second
                 case .conflict(let current):
                     throw StoreError.unavailable(
@@ -319,7 +320,7 @@ public final class SQLiteStore: SessionStore {
     /// Rows in the row cache (for tests).
     var cachedRows: Int { rows.count }
 
-    public func create(_ session: StoredSession, maxSessions: Int) throws {
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
         // Deferred: a new id cannot conflict with a compare-and-set, so the insert waits in the
         // queue (its row pinned in the cache) and the slot under the cap is taken here.
         if rows.isEnabled, storedCount.increment(ifBelow: maxSessions) {
@@ -332,8 +333,8 @@ public final class SQLiteStore: SessionStore {
         let outcome = try write { writer -> CreateOutcome in
             if shared { storedCount.store(try writer.storedCount(), ordering: .relaxed) }
             if storedCount.load(ordering: .relaxed) >= maxSessions {
-                guard reclaimGate.admit(now: session.lastUsed) else { return .full }
-                try expireLocked(writer, now: session.lastUsed)
+                guard reclaimGate.admit(now: now) else { return .full }
+                try expireLocked(writer, now: now)
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
             guard try writer.insert(session) else { return .duplicate }
@@ -367,30 +368,37 @@ public final class SQLiteStore: SessionStore {
 
     public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
         // The cached row is the newest revision (every write goes through this store and updates
-        // it): check the compare-and-set against it and queue the statement.
-        let check = rows.compareAndSet(session, expected: expectedRevision) {
-            enqueue(.save(session, expectedRevision: expectedRevision, idempotency: idempotency))
+        // it): check the compare-and-set against it and queue the statement. A save with an
+        // idempotency record is not deferred: its key is checked against the file, under the
+        // writer lock, in the same step as the update.
+        if idempotency == nil {
+            let check = rows.compareAndSet(session, expected: expectedRevision) {
+                enqueue(.save(session, expectedRevision: expectedRevision))
+            }
+            switch check {
+            case .saved:
+                if !callerDefersCommits { try flush() }
+                return
+            case .conflict(let current):
+                throw StoreError.conflict(currentRevision: current)
+            case .notCached:
+                break
+            }
         }
-        switch check {
-        case .saved:
-            if !callerDefersCommits { try flush() }
-            return
-        case .conflict(let current):
-            throw StoreError.conflict(currentRevision: current)
-        case .notCached:
-            break
-        }
+        let keyCutoff = idempotency.map { $0.createdAt &- configuration.idempotencyTTLMillis } ?? .min
         let outcome = try write { writer in
             try rows.writing(session.id) { row in
                 // Cached since the check above: statements may have been queued for it since
                 // `write` ran the queue; they go first.
                 if row != nil { try runQueued(writer) }
-                let outcome = try writer.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+                let outcome = try writer.save(
+                    session, expectedRevision: expectedRevision, idempotency: idempotency,
+                    keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession)
                 if outcome == .saved, let current = row {
                     var next = session
                     next.lastUsed = max(current.lastUsed, session.lastUsed)
                     row = next
-                } else {
+                } else if outcome != .keyTaken {
                     row = nil
                 }
                 if outcome == .saved && session.revision != expectedRevision {
@@ -402,6 +410,7 @@ public final class SQLiteStore: SessionStore {
         switch outcome {
         case .notFound: throw StoreError.notFound
         case .conflict(let current): throw StoreError.conflict(currentRevision: current)
+        case .keyTaken: throw StoreError.idempotencyKeyTaken
         case .saved: return
         }
     }
@@ -423,18 +432,25 @@ public final class SQLiteStore: SessionStore {
         if !found { throw StoreError.notFound }
     }
 
-    public func delete(id: String) throws -> Bool {
-        try write { writer -> Bool in
+    public func delete(id: String, expectedRevision: Int?) throws -> Bool {
+        let outcome = try write { writer -> SQLiteWriter.DeleteOutcome in
             try rows.writing(id) { row in
+                // Queued statements for the row go first, so the revision checked is the newest.
                 if row != nil { try runQueued(writer) }
-                let removed = try writer.delete(id: id)
+                let outcome = try writer.delete(id: id, expectedRevision: expectedRevision)
+                if case .conflict = outcome { return outcome }
                 row = nil
-                if removed {
+                if outcome == .deleted {
                     storedCount.subtract(1, ordering: .relaxed)
                     writer.groupChanges.append((id, .deleted))
                 }
-                return removed
+                return outcome
             }
+        }
+        switch outcome {
+        case .deleted: return true
+        case .notFound: return false
+        case .conflict(let current): throw StoreError.conflict(currentRevision: current)
         }
     }
 
@@ -467,7 +483,7 @@ public final class SQLiteStore: SessionStore {
     /// A write whose check passed in memory, waiting to run in the group.
     private enum DeferredStatement: Sendable {
         case insert(StoredSession)
-        case save(StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?)
+        case save(StoredSession, expectedRevision: Int)
     }
 
     private struct StatementQueue: Sendable {
@@ -543,10 +559,10 @@ public final class SQLiteStore: SessionStore {
 
     /// The thread-specific mark of `deferCommitsOnCurrentThread()`: the store the thread defers for.
     private enum DeferringThread {
-        static let key: pthread_key_t = {
+        /// nil if the process has no thread-specific key left: then no thread defers its commits.
+        static let key: pthread_key_t? = {
             var key = pthread_key_t()
-            precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
-            return key
+            return pthread_key_create(&key, nil) == 0 ? key : nil
         }()
     }
 

@@ -15,6 +15,14 @@ final class SQLiteWriter: @unchecked Sendable {
         case saved
         case notFound
         case conflict(currentRevision: Int)
+        /// The idempotency record's key is in use (nothing was written).
+        case keyTaken
+    }
+
+    enum DeleteOutcome: Equatable {
+        case deleted
+        case notFound
+        case conflict(currentRevision: Int)
     }
 
     // Extended result codes; Swift does not import these macros (they are expressions).
@@ -29,8 +37,11 @@ final class SQLiteWriter: @unchecked Sendable {
     private let updateState: SQLiteStatement
     private let selectRevision: SQLiteStatement
     private let upsertIdempotency: SQLiteStatement
+    private let selectIdempotencyCreated: SQLiteStatement
+    private let trimIdempotency: SQLiteStatement
     private let touchSession: SQLiteStatement
     private let deleteSession: SQLiteStatement
+    private let deleteSessionAtRevision: SQLiteStatement
     private let selectExpired: SQLiteStatement
     private let deleteExpired: SQLiteStatement
     private let deleteStaleIdempotency: SQLiteStatement
@@ -71,9 +82,18 @@ final class SQLiteWriter: @unchecked Sendable {
                 (session_id, key, fingerprint, status, headers, body, created_at)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
+        selectIdempotencyCreated = try connection.prepare(
+            "SELECT created_at FROM idempotency WHERE session_id = ?1 AND key = ?2")
+        // Keeps the session's `?2` newest records (a primary-key range: one session's rows).
+        trimIdempotency = try connection.prepare(
+            """
+            DELETE FROM idempotency WHERE session_id = ?1 AND rowid NOT IN
+                (SELECT rowid FROM idempotency WHERE session_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2)
+            """)
         touchSession = try connection.prepare(
             "UPDATE sessions SET last_used = max(last_used, ?2) WHERE id = ?1")
         deleteSession = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
+        deleteSessionAtRevision = try connection.prepare("DELETE FROM sessions WHERE id = ?1 AND revision = ?2")
         selectExpired = try connection.prepare("SELECT id FROM sessions WHERE last_used < ?1")
         deleteExpired = try connection.prepare("DELETE FROM sessions WHERE last_used < ?1")
         deleteStaleIdempotency = try connection.prepare("DELETE FROM idempotency WHERE created_at < ?1")
@@ -118,13 +138,41 @@ final class SQLiteWriter: @unchecked Sendable {
 
     /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`;
     /// with `idempotency`, the record too (atomic with the update: both are in the group, and a
-    /// failure rolls the whole group back).
-    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws -> SaveOutcome {
+    /// failure rolls the whole group back), unless its key holds a record created at or after
+    /// `keyCutoff` (then nothing is written), and only the session's `keep` newest records stay.
+    func save(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?,
+        keyCutoff: Int64 = .min, keep: Int = .max
+    ) throws -> SaveOutcome {
+        if let idempotency {
+            // Checked first but reported after the revision, as the other stores do.
+            let taken = try keyCreatedAt(sessionID: session.id, key: idempotency.key).map { $0 >= keyCutoff } ?? false
+            if taken {
+                guard let current = try revision(of: session.id) else { return .notFound }
+                return current == expectedRevision ? .keyTaken : .conflict(currentRevision: current)
+            }
+        }
         let outcome = try update(session, expectedRevision: expectedRevision)
         if outcome == .saved, let idempotency {
             try upsert(idempotency, sessionID: session.id)
+            try trim(sessionID: session.id, keep: keep)
         }
         return outcome
+    }
+
+    private func keyCreatedAt(sessionID: String, key: String) throws -> Int64? {
+        defer { selectIdempotencyCreated.reset() }
+        try selectIdempotencyCreated.bind(1, sessionID)
+        try selectIdempotencyCreated.bind(2, key)
+        guard try selectIdempotencyCreated.step() else { return nil }
+        return selectIdempotencyCreated.columnInt64(0)
+    }
+
+    private func trim(sessionID: String, keep: Int) throws {
+        defer { trimIdempotency.reset() }
+        try trimIdempotency.bind(1, sessionID)
+        try trimIdempotency.bind(2, keep)
+        try trimIdempotency.run()
     }
 
     private func update(_ session: StoredSession, expectedRevision: Int) throws -> SaveOutcome {
@@ -170,12 +218,19 @@ final class SQLiteWriter: @unchecked Sendable {
         return connection.changes == 1
     }
 
-    /// Deletes a session (a trigger deletes its idempotency records); false if absent.
-    func delete(id: String) throws -> Bool {
-        defer { deleteSession.reset() }
-        try deleteSession.bind(1, id)
-        try deleteSession.run()
-        return connection.changes == 1
+    /// Deletes a session (a trigger deletes its idempotency records); with `expectedRevision`,
+    /// only at that revision (one statement: the check and the delete cannot be split).
+    func delete(id: String, expectedRevision: Int?) throws -> DeleteOutcome {
+        let statement = expectedRevision == nil ? deleteSession : deleteSessionAtRevision
+        do {
+            defer { statement.reset() }
+            try statement.bind(1, id)
+            if let expectedRevision { try statement.bind(2, expectedRevision) }
+            try statement.run()
+            if connection.changes == 1 { return .deleted }
+        }
+        guard expectedRevision != nil, let current = try revision(of: id) else { return .notFound }
+        return .conflict(currentRevision: current)
     }
 
     /// Deletes sessions last used before `sessionCutoff` and idempotency records created before

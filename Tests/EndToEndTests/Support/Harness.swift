@@ -125,15 +125,13 @@ final class InProcessServer {
 
     enum StoreKind {
         case memory, sqlite
-        /// The SQLite file at this path (opened `shared`: other servers may use it too).
-        case sqliteFile(String)
-        /// This store, which another server may use too.
-        case shared(any SessionStore)
+        /// This store (its own configuration applies; `ttlMillis` still sets the API's).
+        case given(any SessionStore)
     }
 
     init(
         store kind: StoreKind = .memory, ttlMillis: Int64 = StoreConfiguration.day, engine: Engine = demoEngine,
-        configure: (inout APIConfiguration) -> Void = { _ in }
+        services: EffectServices? = nil, configure: (inout APIConfiguration) -> Void = { _ in }
     ) throws {
         let storeConfiguration = StoreConfiguration(ttlMillis: ttlMillis)
         let store: any SessionStore
@@ -143,17 +141,18 @@ final class InProcessServer {
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-\(UUID().uuidString)")
             store = try SQLiteStore(path: dir.appendingPathComponent("s.sqlite").path, configuration: storeConfiguration)
-        case .sqliteFile(let path):
-            store = try SQLiteStore(path: path, configuration: storeConfiguration, shared: true)
-        case .shared(let shared):
-            store = shared
+        case .given(let given):
+            store = given
         }
         var configuration = APIConfiguration()
         configuration.sessionTTLMillis = ttlMillis
         configuration.publicDirectory = Self.packageRoot + "/Public"
         configuration.openAPIDocument = Array(FileManager.default.contents(atPath: Self.packageRoot + "/openapi.yaml") ?? Data())
+        configuration.createRatePerSecond = nil  // the tests create sessions in bursts from one address
         configure(&configuration)
-        api = WayfinderAPI(engine: engine, store: store, configuration: configuration, logger: Logger(level: .error))
+        // The sample app's accounts, in memory, one store per server.
+        let services = try services ?? DemoServices(users: UserStore(path: nil)).effects
+        api = WayfinderAPI(engine: engine, store: store, configuration: configuration, logger: Logger(level: .error), services: services)
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: api)
         try server.start()
         api.start()

@@ -1,0 +1,35 @@
+/// One screen: what a client renders, and the routes it may trigger while the screen is on top.
+public struct Screen: Codable, Sendable, Hashable, Identifiable {
+    /// Unique within the session; a rebuilt screen gets a fresh id (send it with
+    /// ``WayfinderSession/back(from:ifMatch:idempotencyKey:)`` so a double tap cannot pop twice).
+    public var id: String
+    /// The screen's name in the catalog (`todoDetail`).
+    public var name: String
+    /// The navigation title.
+    public var title: String
+    /// The id of the coordinator that owns the screen.
+    public var coordinator: String
+    /// How it came to be shown (by position: root, pushed, or the first screen of a modal).
+    public var presentation: Presentation
+    /// Every route the responder chain accepts while this screen is on top.
+    public var routes: [String]
+    /// What to render, in order.
+    public var components: [Component]
+
+    /// A screen as the server would send it.
+    public init(
+        id: String, name: String, title: String, coordinator: String, presentation: Presentation = .root,
+        routes: [String] = [], components: [Component] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.title = title
+        self.coordinator = coordinator
+        self.presentation = presentation
+        self.routes = routes
+        self.components = components
+    }
+
+    /// The values the screen's fields and toggles show (what a submit sends if nothing is edited).
+    public var formValues: FormValues { FormValues(self) }
+}

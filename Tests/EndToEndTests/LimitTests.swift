@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Issue 21: the API's named limits, each refused with its status and problem code and nothing
+/// changed (docs/limits.md lists them).
+@Suite struct LimitTests {
+    @Test func aChangePastTheSessionSizeLimitIsRefusedAndTheSessionIsUnchanged() throws {
+        let server = try InProcessServer { $0.maxSessionBytes = 4096 }
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        _ = try c.tab(s, "todos")
+        var refused: Reply?
+        for n in 1...40 {
+            _ = try c.route(s, "addTodo")
+            let before = try c.get(s)
+            let saved = try c.route(s, "saveTodo", ["title": "To-do \(n) " + String(repeating: "x", count: 150)])
+            if saved.status != 200 {
+                refused = saved
+                let after = try c.get(s)
+                #expect(after.status == before.status)
+                #expect(after.body == before.body, "the refused change left the session as it was")
+                break
+            }
+        }
+        let answer = try #require(refused, "40 to-dos of 160 characters never passed 4096 bytes")
+        #expect(answer.status == 422)
+        #expect(answer.code == "session_too_large")
+        #expect(answer.contentType == "application/problem+json")
+        // Smaller changes still go through.
+        #expect(try c.route(s, "cancel").status == 200)
+    }
+
+    @Test func aSessionStartedPastTheSizeLimitIsNotCreated() throws {
+        let server = try InProcessServer { $0.maxSessionBytes = 2048 }
+        defer { server.stop() }
+        let c = server.client()
+        let refused = try c.call("POST", "/v1/sessions", json: jsonText(["context": ["onboarded": true, "authenticated": true, "user": String(repeating: "u", count: 3000) + "@example.com"]]))
+        #expect(refused.status == 422)
+        #expect(refused.code == "session_too_large")
+        #expect(try c.activeSessions() == 0)
+    }
+
+    @Test func anIdempotencyKeyPastItsLimitIsRefused() throws {
+        let server = try InProcessServer { $0.maxIdempotencyKeyBytes = 16 }
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        let long = try c.tab(s, "todos", headers: [("Idempotency-Key", String(repeating: "k", count: 17))])
+        #expect(long.status == 400)
+        #expect(long.code == "idempotency_key_too_long")
+        #expect(try c.get(s).json.revision == 1, "nothing changed")
+        #expect(try c.tab(s, "todos", headers: [("Idempotency-Key", String(repeating: "k", count: 16))]).status == 200)
+    }
+
+    @Test func sessionCreationIsLimitedPerClientAddress() throws {
+        let server = try InProcessServer {
+            $0.createRatePerSecond = 0.001
+            $0.createBurst = 3
+            $0.clientAddressHeader = "X-Real-IP"
+        }
+        defer { server.stop() }
+        let c = server.client()
+        let one = [("X-Real-IP", "192.0.2.1")]
+        for _ in 0..<3 { #expect(try c.call("POST", "/v1/sessions", json: "{}", headers: one).status == 201) }
+        let limited = try c.call("POST", "/v1/sessions", json: "{}", headers: one)
+        #expect(limited.status == 429)
+        #expect(limited.code == "rate_limited")
+        let retry = try #require(limited.header("Retry-After").flatMap { Int($0) })
+        #expect(retry >= 1)
+        // Another address has its own bucket; a list counts by its last element.
+        #expect(try c.call("POST", "/v1/sessions", json: "{}", headers: [("X-Real-IP", "192.0.2.2")]).status == 201)
+        #expect(try c.call("POST", "/v1/sessions", json: "{}", headers: [("X-Real-IP", "192.0.2.2, 192.0.2.1")]).status == 429)
+        #expect(try c.activeSessions() == 4)
+    }
+
+    @Test func eventStreamsAreCappedPerSessionAndInAll() throws {
+        let server = try InProcessServer {
+            $0.maxStreamsPerSession = 2
+            $0.maxStreams = 3
+            $0.heartbeatSeconds = 5
+        }
+        defer { server.stop() }
+        let c = server.client()
+        let a = try c.createSession(), b = try c.createSession()
+        let readers = [a, a, b].map { EventReader(url: c.base + $0.path + "/events?access_token=" + $0.token) }
+        for reader in readers { #expect(reader.next()?.id == "1") }
+        let third = try c.call("GET", a.path + "/events", token: a.token)
+        #expect(third.status == 429)
+        #expect(third.code == "session_stream_limit")
+        #expect(third.header("Retry-After") == "5")
+        let c2 = try c.createSession()
+        let fourth = try c.call("GET", c2.path + "/events", token: c2.token)
+        #expect(fourth.status == 503)
+        #expect(fourth.code == "stream_limit")
+        #expect(fourth.header("Retry-After") == "5")
+        // A stream that ends gives its place back, once the server has seen it close (the
+        // client's close reaches the server's loop after the client is done with it).
+        readers[0].stop()
+        #expect(readers[0].waitUntilFinished())
+        var again: EventReader?
+        #expect(eventually(within: 10, interval: 0.1) {
+            again?.stop()
+            again = EventReader(url: c.base + a.path + "/events?access_token=" + a.token)
+            return again?.next(within: 2)?.id == "1"
+        })
+        for reader in readers + [again].compactMap({ $0 }) { reader.stop() }
+    }
+
+    @Test func aSessionNeverUsedAgainExpiresLongBeforeTheTTL() throws {
+        let server = try InProcessServer(ttlMillis: 100_000) { $0.unusedSessionTTLMillis = 1_000 }
+        defer { server.stop() }
+        let c = server.client()
+        let used = try c.createSession(), unused = try c.createSession()
+        #expect(try c.get(used).status == 200)  // its second request: from now on the full TTL
+        // Watched through /metrics: a request to it would be its second one.
+        #expect(try eventually(within: 20) { try c.activeSessions() == 1 }, "the unused session did not expire")
+        #expect(try c.get(unused).status == 404)
+        #expect(try c.get(used).status == 200)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import WayfinderClient
+
+/// Every problem code of the contract, provoked on the live server and decoded by the client
+/// into ``WayfinderError/problem(_:)`` with its status and the members and headers that go with
+/// it. The codes no well-behaved client can cause come from a proxy that mangles the request
+/// (HTTP-layer errors) or from a store switched to failing (`internal`, `service_unavailable`).
+@Suite(.timeLimit(.minutes(1))) struct ProblemCodeTests {
+    @Test func everyProblemCodeOfTheContractIsDecoded() async throws {
+        let server = try LiveServer(http: { $0.headerTimeout = .milliseconds(300) })
+        defer { server.stop() }
+        let proxy = try TCPProxy(to: server.port)
+        defer { proxy.stop() }
+        var once = ClientConfiguration()
+        once.retry = RetryPolicy(maxAttempts: 1)
+        let session = try await WayfinderSession.create(on: server.url, configuration: once)
+        let credentials = session.credentials
+        let proxied = WayfinderSession(on: proxy.url, credentials: credentials, configuration: once)
+        func other(id: String = credentials.id, token: String = credentials.token) -> WayfinderSession {
+            WayfinderSession(on: server.url, credentials: SessionCredentials(id: id, token: token), configuration: once)
+        }
+        let raw = Transport(server: server.url, configuration: once)
+        let auth = ["Authorization": "Bearer \(credentials.token)"]
+        var seen: [ProblemCode] = []
+        func expect(
+            _ code: ProblemCode, _ status: Int, sourceLocation: SourceLocation = #_sourceLocation,
+            _ call: () async throws -> Void
+        ) async -> Problem? {
+            do {
+                try await call()
+                Issue.record("\(code): the call succeeded", sourceLocation: sourceLocation)
+                return nil
+            } catch {
+                let problem = (error as? WayfinderError)?.problem
+                #expect(problem?.code == code, "\(error)", sourceLocation: sourceLocation)
+                #expect(problem?.status == status, "\(error)", sourceLocation: sourceLocation)
+                #expect(problem?.title.isEmpty == false, sourceLocation: sourceLocation)
+                if problem?.code == code { seen.append(code) }
+                return problem
+            }
+        }
+
+        // What a client may do wrong through the library's own calls.
+        _ = await expect(.unauthorized, 401) { try await other(token: "two words").refresh() }
+        let notFound = await expect(.notFound, 404) { try await other(token: String(repeating: "A", count: 43)).refresh() }
+        #expect(notFound?.instance == nil)
+        _ = await expect(.nothingToPop, 422) { try await session.back() }
+        let unavailable = await expect(.routeUnavailable, 422) { try await session.trigger("logout") }
+        #expect(unavailable?.availableRoutes == ["next", "skip"])
+        let first = try #require(await session.state?.top)
+        try await session.trigger("next", idempotencyKey: "key-1")
+        _ = await expect(.idempotencyKeyReused, 422) { try await session.trigger("skip", idempotencyKey: "key-1") }
+        _ = await expect(.staleScreen, 409) { try await session.back(from: first.id) }
+        let mismatch = await expect(.revisionMismatch, 412) { try await session.trigger("next", ifMatch: 1) }
+        #expect(mismatch?.currentRevision == 2)
+        _ = await expect(.unknownDeepLink, 422) { try await session.openDeepLink("wayfinder://nowhere") }
+        let invalid = await expect(.invalidParams, 422) {
+            _ = try await WayfinderSession.create(on: server.url, context: ["platform": "watch"], configuration: once)
+        }
+        #expect(invalid?.param == "context.platform")
+        #expect(invalid?.invalidParams.map { $0.name } == ["context.platform"])
+        _ = await expect(.payloadTooLarge, 413) { try await session.trigger("next", params: ["pad": .string(String(repeating: "x", count: 1 << 20))]) }
+        _ = await expect(.uriTooLong, 414) { try await other(id: String(repeating: "A", count: 9000)).refresh() }
+        _ = await expect(.headersTooLarge, 431) { try await other(token: String(repeating: "A", count: 17 * 1024)).refresh() }
+
+        // Requests the library never sends, through its transport.
+        let method = await expect(.methodNotAllowed, 405) { _ = try await raw.send(HTTPCall(method: "PUT", path: "/v1/sessions", repeats: .never)) }
+        #expect(method?.allow == ["POST"])
+        let routes = "/v1/sessions/\(credentials.id)/routes"
+        _ = await expect(.badJSON, 400) { _ = try await raw.send(HTTPCall(method: "POST", path: routes, headers: auth, body: Data("{".utf8), repeats: .never)) }
+        _ = await expect(.unsupportedMediaType, 415) {
+            var headers = auth
+            headers["Content-Type"] = "text/plain"
+            _ = try await raw.send(HTTPCall(method: "POST", path: routes, headers: headers, body: Data("{}".utf8), repeats: .never))
+        }
+
+        // Malformed HTTP, made so by the proxy on the way.
+        let isRead: @Sendable (String) -> Bool = { $0.hasPrefix("GET ") }
+        proxy.on(isRead, .rewriteHead { $0.replacingOccurrences(of: "\r\nHost:", with: "\r\nBad Header: x\r\nHost:") })
+        _ = await expect(.badRequest, 400) { try await proxied.refresh() }
+        proxy.on(isRead, .rewriteHead { $0.replacingOccurrences(of: " HTTP/1.1\r\n", with: " HTTP/2.0\r\n") })
+        _ = await expect(.httpVersionNotSupported, 505) { try await proxied.refresh() }
+        proxy.on(isRead, .rewriteHead { $0.replacingOccurrences(of: "\r\nHost:", with: "\r\nTransfer-Encoding: gzip, chunked\r\nHost:") })
+        _ = await expect(.notImplemented, 501) { try await proxied.refresh() }
+        proxy.on(isRead, .stall(bytes: 12))
+        _ = await expect(.requestTimeout, 408) { try await proxied.refresh() }
+
+        // A session saved by a newer version of the app (a deploy under way).
+        let stored = try #require(server.store.base.load(id: credentials.id, now: Int64(Date().timeIntervalSince1970 * 1000)))
+        var newer = stored
+        newer.state = Array(String(decoding: stored.state, as: UTF8.self).replacingOccurrences(of: #"{"v":1,"app":"1","#, with: #"{"v":1,"app":"2","#).utf8)
+        try server.store.base.save(newer, expectedRevision: stored.revision, idempotency: nil)
+        let ahead = await expect(.versionAhead, 409) { try await session.refresh() }
+        #expect(ahead?.retryAfter != nil)
+        try server.store.base.save(stored, expectedRevision: stored.revision, idempotency: nil)
+
+        // A store that fails.
+        server.store.fail(.unexpected, count: 1)
+        _ = await expect(.internal, 500) { try await session.refresh() }
+        server.store.fail(.unavailable, count: 1)
+        let down = await expect(.serviceUnavailable, 503) { try await session.refresh() }
+        #expect(down?.retryAfter != nil)
+
+        // A full server.
+        let full = try LiveServer(api: { $0.maxSessions = 1 })
+        defer { full.stop() }
+        _ = try await WayfinderSession.create(on: full.url, configuration: once)
+        let limit = await expect(.sessionLimit, 503) { _ = try await WayfinderSession.create(on: full.url, configuration: once) }
+        #expect(limit?.retryAfter != nil)
+
+        #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
+        #expect(ProblemCode.contract.count == 23)
+    }
+
+    @Test func theKnownCodesAreExactlyTheContracts() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let contract = try String(contentsOf: root.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        // components.schemas.ProblemCode.enum: the "- code" lines after "ProblemCode:" and "enum:".
+        let lines = contract.components(separatedBy: "\n").drop { $0 != "    ProblemCode:" }.dropFirst()
+        let codes = lines.drop { !$0.hasPrefix("      enum:") }.dropFirst().prefix { $0.hasPrefix("        - ") }
+        #expect(codes.map { ProblemCode(rawValue: String($0.dropFirst(10))) } == ProblemCode.contract)
+    }
+
+    @Test func aProblemCodeTheClientDoesNotKnowStillDecodes() throws {
+        let body = #"{"type":"about:blank","title":"Too Early","status":425,"code":"too_early","detail":"later","extra":[1]}"#
+        let error = Transport.refusal(HTTPAnswer(status: 425, headers: ["retry-after": "3"], body: Data(body.utf8)))
+        #expect(error.code == ProblemCode(rawValue: "too_early"))
+        #expect(error.problem?.retryAfter == 3)
+        #expect(error.problem?.detail == "later")
+    }
+
+    @Test func anAnswerThatIsNotAProblemIsAnInvalidResponse() {
+        let error = Transport.refusal(HTTPAnswer(status: 502, headers: [:], body: Data("<html>Bad Gateway</html>".utf8)))
+        #expect(error == .invalidResponse(status: 502, detail: "<html>Bad Gateway</html>"))
+    }
+}

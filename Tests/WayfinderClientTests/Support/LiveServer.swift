@@ -1,0 +1,104 @@
+import DemoApp
+import Foundation
+import Synchronization
+import WayfinderAPI
+import WayfinderCore
+import WayfinderHTTP
+import WayfinderStore
+
+/// The real Wayfinder server (API, HTTP server, memory store) in this process, on an ephemeral
+/// loopback port; the client under test talks to it through URLSession (libcurl on Linux).
+final class LiveServer: Sendable {
+    let store: FaultyStore
+    let api: WayfinderAPI
+    let server: HTTPServer
+    let port: Int
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// - Parameters:
+    ///   - store: the store to serve (pass one to let a second server take over the sessions).
+    init(
+        store: FaultyStore = FaultyStore(), api configureAPI: (inout APIConfiguration) -> Void = { _ in },
+        http configureHTTP: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws {
+        self.store = store
+        var configuration = APIConfiguration()
+        configuration.publicDirectory = nil
+        configureAPI(&configuration)
+        api = WayfinderAPI(
+            engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error),
+            services: try DemoServices(users: UserStore(path: nil)).effects)
+        var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
+        configureHTTP(&http)
+        server = HTTPServer(configuration: http, handler: api)
+        try server.start()
+        api.start()
+        port = server.boundPort
+    }
+
+    /// Graceful shutdown: event streams end, connections close.
+    func stop() {
+        api.shutdown()
+        server.shutdown()
+        server.waitUntilStopped()
+    }
+}
+
+/// The memory store, with failures the test switches on: `unavailable` (the store cannot be
+/// reached: the API answers `503 service_unavailable`) or `unexpected` (an error the API does not
+/// know: `500 internal`). Only session loads fail, which every session endpoint does first.
+final class FaultyStore: SessionStore {
+    enum Fault: Sendable { case unavailable, unexpected }
+    struct Unexpected: Error {}
+
+    let base = MemoryStore()
+    /// The fault, and how many loads it still fails (nil: every load).
+    private let fault = Mutex<(Fault, remaining: Int?)?>(nil)
+
+    /// Fails the next `count` loads (every load if nil) with `fault`; `nil` heals the store.
+    func fail(_ fault: Fault?, count: Int? = nil) {
+        self.fault.withLock { $0 = fault.map { ($0, count) } }
+    }
+
+    private func check() throws {
+        let current: Fault? = fault.withLock { state in
+            guard let (fault, remaining) = state else { return nil }
+            if let remaining { state = remaining > 1 ? (fault, remaining - 1) : nil }
+            return fault
+        }
+        switch current {
+        case .unavailable: throw StoreError.unavailable("switched off by the test")
+        case .unexpected: throw Unexpected()
+        case nil: break
+        }
+    }
+
+    var changes: ChangeFeed { base.changes }
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+        try base.create(session, maxSessions: maxSessions, now: now)
+    }
+    func load(id: String, now: Int64) throws -> StoredSession? {
+        try check()
+        return base.load(id: id, now: now)
+    }
+    func load(id: String, key: SessionKey, now: Int64) throws -> StoredSession? {
+        try check()
+        return base.load(id: id, key: key, now: now)
+    }
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+    }
+    func touch(id: String, now: Int64) throws { try base.touch(id: id, now: now) }
+    func delete(id: String, expectedRevision: Int?) throws -> Bool { try base.delete(id: id, expectedRevision: expectedRevision) }
+    func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
+        base.idempotencyRecord(sessionID: sessionID, key: key, now: now)
+    }
+    func expire(now: Int64) throws -> Int { base.expire(now: now) }
+    func count(now: Int64) throws -> Int { base.count(now: now) }
+    func ping() throws { try check() }
+}
+
+/// The sample app's engine, built once for every test.
+let demoEngine: Engine = {
+    do { return Engine(try DemoApp.makeApplication()) } catch { fatalError("the sample app does not build: \(error)") }
+}()

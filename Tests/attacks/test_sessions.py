@@ -1,0 +1,152 @@
+"""Attacks of issue 21 on one session or on session creation: huge to-dos, a session grown to its
+size limit, a flood of idempotency keys, a flood of creates from one address, and unused
+sessions held to fill the session cap."""
+import http.client
+import sqlite3
+import time
+
+from conftest import MiB, SIGNED_IN, attack, elapsed, metric, wait_for
+
+
+def new_session(server, connection=None):
+    status, _, body = server.request("POST", "/v1/sessions", {"context": SIGNED_IN}, connection=connection)
+    assert status == 201, body
+    return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
+
+def on_add_sheet(server, sid, auth):
+    """The to-dos tab with the add sheet open."""
+    for path, body in ((f"/v1/sessions/{sid}/tab", {"tab": "todos"}), (f"/v1/sessions/{sid}/routes", {"route": "addTodo"})):
+        status, _, answer = server.request("POST", path, body, headers=auth)
+        assert status == 200, answer
+
+
+def save_todo(server, sid, auth, title, connection=None):
+    return server.request("POST", f"/v1/sessions/{sid}/routes", {"route": "saveTodo", "params": {"title": title}},
+                          headers=auth, connection=connection)
+
+
+def directory_bytes(path):
+    return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+
+
+def test_thirty_huge_to_do_titles_leave_the_session_small(start_server, tmp_path):
+    """The issue's 30 saveTodo with a 900 KB title each made every answer of the session 81 MB and
+    the WAL 106 MB. The sample app now refuses titles past 200 characters with a notice."""
+    data = tmp_path / "data"
+    server = start_server("--store", f"sqlite:{data}/wayfinder.sqlite")
+    a = attack(server, rss_bound=64 * MiB)
+    sid, auth = new_session(server)
+    on_add_sheet(server, sid, auth)
+    conn = server.connection(timeout=30)
+    for _ in range(30):
+        status, _, answer = save_todo(server, sid, auth, "t" * 900_000, connection=conn)
+        assert status == 200, answer
+        notices = [c for s in answer["state"]["stack"] for c in s["components"] if c.get("type") == "notice"]
+        assert any("at most 200 characters" in n.get("text", "") for n in notices), notices
+    conn.close()
+    status, _, state = server.request("GET", f"/v1/sessions/{sid}", headers=auth)
+    assert status == 200
+    assert len(str(state)) < 64 * 1024, "the session stayed small"
+    assert directory_bytes(data) < 16 * MiB, f"the database grew to {directory_bytes(data) / MiB:.1f} MiB"
+    a.end()
+
+
+def test_a_session_at_its_size_limit_refuses_the_change_and_stays_as_it_was(start_server, tmp_path):
+    """Independent of the sample app's own checks: valid to-dos, added until the stored session
+    would pass --max-session-bytes."""
+    server = start_server("--store", f"sqlite:{tmp_path}/data/wayfinder.sqlite", "--max-session-bytes", "32768")
+    a = attack(server, rss_bound=64 * MiB)
+    sid, auth = new_session(server)
+    assert server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "todos"}, headers=auth)[0] == 200
+    conn = server.connection()
+    steps = [({"route": "addTodo"} if n % 2 == 0 else {"route": "saveTodo", "params": {"title": f"To-do {n} " + "x" * 180}})
+             for n in range(800)]
+    refused = None
+    for step in steps:
+        before = server.request("GET", f"/v1/sessions/{sid}", headers=auth, connection=conn)
+        status, heads, answer = server.request("POST", f"/v1/sessions/{sid}/routes", step, headers=auth, connection=conn)
+        if status != 200:
+            refused = (status, heads, answer)
+            after = server.request("GET", f"/v1/sessions/{sid}", headers=auth, connection=conn)
+            assert (after[0], after[2]) == (before[0], before[2]), "the refused change left the session as it was"
+            break
+    assert refused, "400 to-dos never reached 32 KiB"
+    status, heads, answer = refused
+    assert status == 422 and answer["code"] == "session_too_large", answer
+    assert heads["content-type"] == "application/problem+json"
+    # The same change again is refused the same way; the session still answers.
+    again = server.request("POST", f"/v1/sessions/{sid}/routes", step, headers=auth, connection=conn)
+    assert (again[0], again[2]["code"]) == (422, "session_too_large")
+    assert server.request("GET", f"/v1/sessions/{sid}", headers=auth, connection=conn)[0] == 200
+    conn.close()
+    a.end()
+
+
+def test_a_flood_of_idempotency_keys_keeps_a_bounded_number_of_records(start_server, tmp_path):
+    db = tmp_path / "data" / "wayfinder.sqlite"
+    server = start_server("--store", f"sqlite:{db}")
+    a = attack(server, rss_bound=64 * MiB)
+    sid, auth = new_session(server)
+    conn = server.connection()
+    keys = [f"flood-{n:05d}" for n in range(2000)]
+    for key in keys:
+        # A no-op (the home tab is shown) with a key: each stores its answer.
+        status, _, answer = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "home"},
+                                           headers={**auth, "Idempotency-Key": key}, connection=conn)
+        assert status == 200, answer
+    for n in range(50):
+        status, _, answer = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "home"},
+                                           headers={**auth, "Idempotency-Key": f"{n}-" + "k" * 300}, connection=conn)
+        assert status == 400 and answer["code"] == "idempotency_key_too_long", answer
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
+        stored = reader.execute("SELECT count(*) FROM idempotency WHERE session_id = ?", (sid,)).fetchone()[0]
+    assert stored == 64, f"{stored} records kept for one session (the cap is 64)"
+    # The newest key still replays; the oldest was dropped, so its request runs again.
+    _, heads, _ = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "home"},
+                                 headers={**auth, "Idempotency-Key": keys[-1]}, connection=conn)
+    assert heads.get("idempotent-replayed") == "true"
+    _, heads, _ = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "home"},
+                                 headers={**auth, "Idempotency-Key": keys[0]}, connection=conn)
+    assert "idempotent-replayed" not in heads
+    conn.close()
+    a.end()
+
+
+def test_a_create_flood_from_one_address_is_rate_limited(start_server):
+    server = start_server("--store", "memory")  # defaults: 60 at once, then 2 a second
+    a = attack(server, rss_bound=64 * MiB)
+    conn = server.connection()
+    statuses = {}
+    started = time.monotonic()
+    for _ in range(2000):
+        status, heads, answer = server.request("POST", "/v1/sessions", {}, connection=conn)
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == 429:
+            assert answer["code"] == "rate_limited" and int(heads["retry-after"]) >= 1, answer
+    seconds = elapsed(started)
+    conn.close()
+    assert set(statuses) == {201, 429}, statuses
+    assert 60 <= statuses[201] <= 60 + 2 * seconds + 1, (statuses, seconds)
+    assert metric(server, "wayfinder_sessions_active") == statuses[201] + 1  # and the second client's
+    # Another address has its own bucket.
+    status, _, body = a.second.call("POST", "/v1/sessions", {})
+    assert status == 201, body
+    a.end()
+
+
+def test_unused_sessions_cannot_hold_the_session_cap(start_server):
+    """A script fills the cap with sessions it never uses; they expire after --unused-session-ttl,
+    not after the whole --session-ttl, and creating works again."""
+    server = start_server("--store", "memory", "--max-sessions", "50", "--unused-session-ttl", "2s",
+                          "--session-ttl", "100s", "--create-burst", "1000")
+    a = attack(server, rss_bound=64 * MiB)  # the second client's session: created and used
+    conn = server.connection()
+    for _ in range(49):
+        assert server.request("POST", "/v1/sessions", {}, connection=conn)[0] == 201
+    status, heads, answer = server.request("POST", "/v1/sessions", {}, connection=conn)
+    assert status == 503 and answer["code"] == "session_limit" and heads["retry-after"], answer
+    conn.close()
+    wait_for(lambda: server.request("POST", "/v1/sessions", {})[0] == 201, 30, interval=0.5,
+             message="a create after the unused sessions expired")
+    a.end()
