@@ -4,7 +4,6 @@ import WayfinderCore
 /// The sample application of the coordinator-pattern articles, written the way a team writes
 /// its own app on Wayfinder: one ``Flow`` per coordinator, registered in one place.
 public enum DemoApp {
-    /// The application: launch instructor, onboarding, auth, change password, main tabs.
     /// The services behind its effects: the accounts, in `demo-users.jsonl` of `dataDirectory`
     /// (the SQLite store's folder), or in memory without one. `WAYFINDER_DEMO_SERVICE_DELAY`
     /// (seconds) makes the account service that slow, to show a busy screen.
@@ -13,6 +12,7 @@ public enum DemoApp {
         return try DemoServices(users: UserStore(path: dataDirectory.map { $0 + "/demo-users.jsonl" }), delay: delay ?? .zero).effects
     }
 
+    /// The application: launch instructor, onboarding, auth, change password, main tabs.
     public static func makeApplication() throws -> Application {
         try makeApplication(migrations: [])
     }
