@@ -70,6 +70,12 @@ struct AuthFlow: DemoFlow {
             flow.reject("That is not the password of this account.", keeping: ["email": .string(email)])
         case (.signUp(let name, let email, _), .success(.addressTaken)):
             flow.reject("This address already has an account: sign in instead.", keeping: ["name": .string(name), "email": .string(email)])
+        case (.signIn(let email, _), .failure(.interrupted)):
+            flow.reject("The server restarted before you were signed in: enter your password again.", keeping: ["email": .string(email)])
+        case (.signUp(let name, let email, _), .failure(.interrupted)):
+            flow.reject(
+                "The server restarted before your account was created: enter your password again.",
+                keeping: ["name": .string(name), "email": .string(email)])
         case (.signIn(let email, _), _):
             flow.reject("Signing in is not possible right now. Try again in a moment.", keeping: ["email": .string(email)])
         case (.signUp(let name, let email, _), _):

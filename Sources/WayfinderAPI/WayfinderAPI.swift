@@ -74,10 +74,12 @@ public final class WayfinderAPI: HTTPHandler {
     public func start() {
         events.startHeartbeat()
         sweeper.start()
+        startResumingEffects()
     }
 
     /// Ends every event stream (graceful shutdown) and stops background work.
     public func shutdown() {
+        effects.stopped.store(true, ordering: .relaxed)
         events.closeAll()
         sweeper.stop()
     }

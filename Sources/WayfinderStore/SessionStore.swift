@@ -69,6 +69,18 @@ public protocol SessionStore: Sendable {
     /// Readiness: throws `.unavailable` if the backend cannot serve.
     func ping() throws
 
+    /// Up to `limit` sessions whose stored state may hold pending effects
+    /// (``PendingEffects/mayBePending(_:)``): what a server resumes when it starts.
+    func sessionsWithPendingEffects(limit: Int) throws -> [String]
+
+    /// Takes the right to run the effect `key` (`session/effect`) for `leaseMillis`; false if
+    /// another instance holds it. Stores of one process take it always.
+    func claimEffect(_ key: String, owner: String, leaseMillis: Int64) throws -> Bool
+
+    /// Whether several server instances share this store (then orphaned effects are looked for
+    /// from time to time, not only at start).
+    var sharedByInstances: Bool { get }
+
     /// The notifications published by this store.
     var changes: ChangeFeed { get }
 
@@ -98,6 +110,32 @@ extension SessionStore {
 
     public func deferCommitsOnCurrentThread() -> Bool { false }
     public func commitDeferred(mark: inout UInt64) -> Bool { true }
+
+    /// One process owns the store (memory, SQLite): every effect it finds is its own to run.
+    public func claimEffect(_ key: String, owner: String, leaseMillis: Int64) throws -> Bool { true }
+
+    /// One process owns the store unless it says otherwise.
+    public var sharedByInstances: Bool { false }
+}
+
+/// What the stores know of effects (the API's): a stored state that holds pending effects has
+/// `marker` in its bytes (the state codec writes the member only when it is not empty), so a
+/// store can find such sessions without reading states it does not understand. It is a hint:
+/// the API reads the state to see which effects are pending, if any.
+public enum PendingEffects {
+    /// `"effects":`, as the state codec writes it.
+    public static let marker: [UInt8] = Array(#""effects":"#.utf8)
+
+    /// Whether `state` may hold pending effects.
+    public static func mayBePending(_ state: [UInt8]) -> Bool {
+        guard state.count >= marker.count else { return false }
+        var index = 0
+        while index + marker.count <= state.count {
+            if state[index] == marker[0], state[index..<(index + marker.count)].elementsEqual(marker) { return true }
+            index += 1
+        }
+        return false
+    }
 }
 
 extension SessionStore {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import WayfinderCore
 
@@ -12,6 +15,13 @@ final class EffectRunner: Sendable {
     let executor: EffectExecutor
     /// The last effect started for each session: the next one waits for it.
     private let tails = Mutex<[String: Task<EffectCompletion, Never>]>([:])
+    /// Effects running in this process (`session/effect`), so a resume pass does not start one again.
+    private let running = Mutex<Set<String>>([])
+    /// Who this process is when it claims an effect on a shared store (its process id if the
+    /// kernel has no random bytes to give, which only a claim's holder name ever sees).
+    let owner = (try? Credentials.randomBytes(9)).map(Credentials.base64URL) ?? "pid-\(getpid())"
+    /// Set when the server stops: no new resume pass.
+    let stopped = Atomic<Bool>(false)
 
     init(services: EffectServices, threads: Int = 8) {
         self.services = services
@@ -24,13 +34,33 @@ final class EffectRunner: Sendable {
         Task(executorPreference: executor) { await body() }
     }
 
+    /// Whether effect `key` (`session/effect`) runs in this process.
+    func isRunning(_ key: String) -> Bool { running.withLock { $0.contains(key) } }
+
+    /// How long a claim on a shared store must last: every attempt and pause of the service,
+    /// and a margin.
+    func lease(for flow: String) -> Int64 {
+        guard let service = services.service(for: flow) else { return 30_000 }
+        let attempts = Double(service.retries + 1)
+        let seconds = Self.seconds(service.timeout) * attempts + Self.seconds(service.retryDelay) * (attempts - 1) + 30
+        return Int64(seconds * 1000)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     /// Starts `request` once the session's earlier effects are done.
     func start(_ request: EffectRequest, session: String) -> Task<EffectCompletion, Never> {
-        tails.withLock { tails in
+        let key = session + "/" + request.effect.id
+        running.withLock { _ = $0.insert(key) }
+        return tails.withLock { tails in
             let previous = tails[session]
             let task = Task(executorPreference: executor) { [services] in
                 _ = await previous?.value
-                return await Self.run(request, session: session, services, self.executor)
+                let completion = await Self.run(request, session: session, services, self.executor)
+                self.running.withLock { _ = $0.remove(key) }
+                return completion
             }
             tails[session] = task
             // Forget the tail once it is done, unless a later effect took its place.

@@ -67,6 +67,12 @@ extension WayfinderAPI {
                 // One revision for the action and the results it got in time.
                 state.revision = base.revision + 1
                 let folded = Outcome(state: state, transitions: transitions, changed: true)
+                // Effects still running are this instance's: claimed before they are stored, so
+                // no other instance sharing the store resumes them.
+                for request in leftover {
+                    _ = try? store.claimEffect(
+                        pending.id + "/" + request.effect.id, owner: effects.owner, leaseMillis: effects.lease(for: request.effect.flow))
+                }
                 let memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                 do {
                     let response = try commit(
@@ -159,5 +165,44 @@ extension WayfinderAPI {
         var writer = JSONWriter()
         writer.value(.object(request.params))
         return request.effect.flow + "." + request.effect.name + String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// Effects that were stored pending and that no one runs: the server stopped before their result
+/// (`kill -9`, a deploy), or, on a store shared by instances, the instance that ran them died.
+extension WayfinderAPI {
+    /// Runs a resume pass now, and again every 15 s on a store shared by instances.
+    func startResumingEffects() {
+        effects.detach { [self] in
+            while !effects.stopped.load(ordering: .relaxed) {
+                await resumePendingEffects()
+                guard store.sharedByInstances else { return }
+                try? await Task.sleep(for: .seconds(15))
+            }
+        }
+    }
+
+    /// Claims and runs every stored pending effect not running here. An effect that needs a
+    /// ``Secret`` (never stored) completes as `interrupted`, and its flow says so.
+    func resumePendingEffects() async {
+        let ids: [String]
+        do { ids = try store.sessionsWithPendingEffects(limit: 10_000) } catch {
+            logger.log(.warn, "effect_resume_failed", [("error", .string("\(error)"))])
+            return
+        }
+        for id in ids {
+            guard let session = try? store.load(id: id, now: WallClock.nowMillis()),
+                let state = try? decodedState(session, SessionKey(id))
+            else { continue }
+            var resumed: [(EffectRequest, Task<EffectCompletion, Never>?)] = []
+            for effect in state.effects where !effects.isRunning(id + "/" + effect.id) {
+                let claimed = (try? store.claimEffect(id + "/" + effect.id, owner: effects.owner, leaseMillis: effects.lease(for: effect.flow))) ?? false
+                if claimed { resumed.append((EffectRequest(effect: effect, params: effect.params), nil)) }
+            }
+            if !resumed.isEmpty {
+                logger.log(.info, "effects_resumed", [("session", .string(id)), ("count", .int(resumed.count))])
+                deliverLater(resumed, session: id)
+            }
+        }
     }
 }

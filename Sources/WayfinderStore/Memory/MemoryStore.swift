@@ -165,6 +165,18 @@ public final class MemoryStore: SessionStore {
 
     public func ping() {}
 
+    public func sessionsWithPendingEffects(limit: Int) -> [String] {
+        var found: [String] = []
+        for shard in shards where found.count < limit {
+            shard.entries.withLock { table in
+                for entry in table.values where found.count < limit && PendingEffects.mayBePending(entry.session.state) {
+                    found.append(entry.session.id)
+                }
+            }
+        }
+        return found
+    }
+
     // MARK: Internals
 
     /// One stored session with its idempotency records (an empty dictionary allocates nothing).

@@ -23,7 +23,17 @@ enum RedisScript: Int, CaseIterable, Sendable {
           end
           redis.call('DEL', index)
           redis.call('ZREM', 'wf:live', id)
+          redis.call('SREM', 'wf:fx', id)
           return existed
+        end
+
+        -- Files the session under 'wf:fx' while its state may hold pending effects.
+        local function noteEffects(id, state)
+          if string.find(state, '"effects":', 1, true) then
+            redis.call('SADD', 'wf:fx', id)
+          else
+            redis.call('SREM', 'wf:fx', id)
+          end
         end
         """#
 
@@ -57,6 +67,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   end
                 end
                 redis.call('HSET', skey, 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5])
+                noteEffects(id, ARGV[4])
                 redis.call('PEXPIRE', skey, ARGV[6])
                 redis.call('ZADD', 'wf:live', ARGV[5], id)
                 return reply
@@ -82,6 +93,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 local previous = redis.call('HGET', skey, 'used')
                 if previous and tonumber(previous) > tonumber(used) then used = previous end
                 redis.call('HSET', skey, 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', used)
+                noteEffects(id, ARGV[5])
                 redis.call('PEXPIRE', skey, ARGV[7])
                 redis.call('ZADD', 'wf:live', used, id)
                 if ARGV[10] then

@@ -266,6 +266,30 @@ public final class RedisStore: SessionStore {
         return count
     }
 
+    /// Instances share Redis: one may die with effects in hand.
+    public var sharedByInstances: Bool { true }
+
+    public func sessionsWithPendingEffects(limit: Int) throws -> [String] {
+        var command = RedisCommand("SRANDMEMBER")
+        command.add("wf:fx")
+        command.add(limit)
+        let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(command) }
+        guard case .array(let items) = reply else { throw unexpected(reply, "SRANDMEMBER") }
+        return items.compactMap { item in if case .string(let bytes) = item { String(decoding: bytes, as: UTF8.self) } else { nil } }
+    }
+
+    /// `SET wf:claim:KEY OWNER NX PX LEASE`: the first instance to ask runs the effect.
+    public func claimEffect(_ key: String, owner: String, leaseMillis: Int64) throws -> Bool {
+        var command = RedisCommand("SET")
+        command.add("wf:claim:" + key)
+        command.add(owner)
+        command.add("NX")
+        command.add("PX")
+        command.add(Int(leaseMillis))
+        let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(command) }
+        return reply == .status("OK")
+    }
+
     public func ping() throws {
         let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(RedisCommand("PING")) }
         guard reply == .status("PONG") else { throw unexpected(reply, "PING") }

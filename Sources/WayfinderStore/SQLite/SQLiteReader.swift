@@ -47,6 +47,16 @@ final class SQLiteReader {
             createdAt: loadIdempotency.columnInt64(4))
     }
 
+    /// Up to `limit` sessions whose state holds the pending-effects marker (a scan: at start).
+    func sessionsWithPendingEffects(limit: Int) throws -> [String] {
+        let statement = try connection.prepare("SELECT id FROM sessions WHERE instr(state, ?1) > 0 LIMIT ?2")
+        try statement.bind(1, PendingEffects.marker)
+        try statement.bind(2, limit)
+        var ids: [String] = []
+        while try statement.step() { ids.append(statement.columnText(0)) }
+        return ids
+    }
+
     /// Reads one row: proves the file is readable and the schema is in place.
     func ping() throws {
         defer { selectOne.reset() }

@@ -470,6 +470,10 @@ public final class SQLiteStore: SessionStore {
         return try writer.withLock { writer in try writer.storedCount() }
     }
 
+    public func sessionsWithPendingEffects(limit: Int) throws -> [String] {
+        try withReader { try $0.sessionsWithPendingEffects(limit: limit) }
+    }
+
     public func ping() throws {
         try withReader { try $0.ping() }
     }

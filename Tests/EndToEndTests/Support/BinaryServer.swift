@@ -13,13 +13,14 @@ final class BinaryServer {
     }
 
     /// Starts the binary and waits (at most ~10 s) for `/healthz` to answer 200.
-    init(arguments: [String], currentDirectory: String? = nil, logFile: String? = nil) throws {
+    init(arguments: [String], currentDirectory: String? = nil, logFile: String? = nil, environment: [String: String] = [:]) throws {
         let path = Self.executablePath
         try #require(FileManager.default.isExecutableFile(atPath: path), "no wayfinder binary at \(path); build it first")
         port = try Self.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--port", String(port), "--threads", "2"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         if let logFile {
             let created = FileManager.default.createFile(atPath: logFile, contents: nil)

@@ -69,6 +69,7 @@ final class InterleavingStore: SessionStore {
     func expire(now: Int64) throws -> Int { try base.expire(now: now) }
     func count(now: Int64) throws -> Int { try base.count(now: now) }
     func ping() throws { try base.ping() }
+    func sessionsWithPendingEffects(limit: Int) throws -> [String] { try base.sessionsWithPendingEffects(limit: limit) }
     func deferCommitsOnCurrentThread() -> Bool { base.deferCommitsOnCurrentThread() }
     func commitDeferred(mark: inout UInt64) -> Bool { base.commitDeferred(mark: &mark) }
 }

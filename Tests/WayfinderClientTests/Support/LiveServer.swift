@@ -96,6 +96,7 @@ final class FaultyStore: SessionStore {
     func expire(now: Int64) throws -> Int { base.expire(now: now) }
     func count(now: Int64) throws -> Int { base.count(now: now) }
     func ping() throws { try check() }
+    func sessionsWithPendingEffects(limit: Int) throws -> [String] { base.sessionsWithPendingEffects(limit: limit) }
 }
 
 /// The sample app's engine, built once for every test.
