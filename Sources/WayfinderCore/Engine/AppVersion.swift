@@ -44,11 +44,13 @@ public struct SessionVersionAhead: Error, Sendable, Hashable, CustomStringConver
     /// The version of the application that read it.
     public var appVersion: String
 
+    /// A state saved by `stateVersion`, read by an application of `appVersion`.
     public init(stateVersion: String, appVersion: String) {
         self.stateVersion = stateVersion
         self.appVersion = appVersion
     }
 
+    /// One sentence naming both versions.
     public var description: String {
         "the session was last saved by version \(stateVersion) of the app; this server runs version \(appVersion)"
     }

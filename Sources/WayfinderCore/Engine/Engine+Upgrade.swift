@@ -17,6 +17,7 @@ public struct LoadedSession: Sendable, Hashable {
     public var state: SessionState
     /// How a client showing the stored state gets to `state` (empty when what it shows is the same).
     public var transitions: [Transition]
+    /// What loading did.
     public var outcome: Outcome
     /// Whether `state` differs from what is stored (a new revision, or only the version stamp)
     /// and is to be saved.

@@ -33,6 +33,7 @@ public struct Migration<App: AppSchema>: Sendable {
     /// The changes, applied in order.
     public var changes: [Change]
 
+    /// The changes `version` made, in the order they apply.
     public init(to version: String, _ changes: [Change]) {
         self.version = version
         self.changes = changes

@@ -1,16 +1,20 @@
 /// A change between a release's catalog and this application that can break what the release
 /// left behind: its stored sessions, its clients, its links.
 public struct BreakingChange: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of change: something gone (a flow, screen, route, parameter, deep-link
+    /// pattern), a parameter whose type or allowed values changed, a parameter newly required.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         case flowRemoved, screenRemoved, routeRemoved, paramRemoved, paramRetyped, paramRequired, deepLinkRemoved
     }
 
+    /// What kind of change this is.
     public var kind: Kind
     /// What changed: `route 'signIn' of flow 'auth' is gone`.
     public var change: String
     /// How a migration covers it: `renamed to 'login' (migration to 2)`; nil when none does.
     public var migration: String?
 
+    /// The change and how it is covered: `route 'signIn' of flow 'auth' is gone: renamed to 'login' (migration to 2)`.
     public var description: String { change + (migration.map { ": \($0)" } ?? ": no migration") }
 }
 

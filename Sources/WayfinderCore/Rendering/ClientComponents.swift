@@ -2,6 +2,8 @@ extension Component {
     /// The kinds of components, as the `type` of their JSON and as a client names them in its
     /// `Wayfinder-Components` header.
     public enum Kind: String, CaseIterable, Sendable, Hashable {
+        /// ``Component/heading(_:)``, ``Component/text(_:)``, ``Component/notice(_:)`` and so on:
+        /// one kind per case of ``Component``.
         case heading, text, notice, field, toggle, button, list, image
 
         /// The kind's current version. It goes up when the kind's JSON changes in a way a client

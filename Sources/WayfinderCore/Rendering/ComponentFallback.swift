@@ -19,6 +19,7 @@ public enum ComponentFallback: Sendable, Hashable {
 }
 
 extension Flow {
+    /// The generic fallback for every component (see ``ComponentFallback/generic``).
     public func fallback(for component: Component, on screen: Screen, _ flow: FlowContext<Self>) -> ComponentFallback {
         .generic
     }
