@@ -116,14 +116,8 @@ private struct ParcelFlow: Flow {
         first.kill9()
 
         let log = folder + "/second.log"
-<<<<<<< HEAD
-        // The second sign-up must finish within the wait (yescrypt on a loaded machine can take
-        // longer than the first server's 100 ms, which answered 202 on purpose).
-        let second = try BinaryServer(arguments: arguments.map { $0 == "100ms" ? "10s" : $0 }, logFile: log)
-=======
         // This time the answer waits for the service (yescrypt takes its time on a busy machine).
         let second = try BinaryServer(arguments: arguments.map { $0 == "100ms" ? "30s" : $0 }, logFile: log)
->>>>>>> main
         defer { second.kill9() }
         c = Client(port: second.port)
         let polled = try c.get(s, headers: [("If-None-Match", "\"3\""), ("Prefer", "wait=10")])
