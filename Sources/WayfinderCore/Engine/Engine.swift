@@ -35,7 +35,7 @@ public struct Engine: Sendable {
 
     /// `reduce`, with the session's memo: the app's context and model as decoded for its last
     /// action or rendering are reused while unchanged, and the memo keeps them for the next.
-    public func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
+    package func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         var navigator = Navigator(app: app, state: state, decoded: decoded)
@@ -111,7 +111,7 @@ public struct Engine: Sendable {
     /// Gives up on a pending effect without telling its flow (whose `complete` threw on its
     /// result): the effect leaves the state and its screen stops waiting, as a new revision, so
     /// a user is never left on a screen that waits for ever. Unchanged if it is not pending.
-    public func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
+    package func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
         guard let index = state.effects.firstIndex(where: { $0.id == id }) else {
             return Outcome(state: state, transitions: [], changed: false)
         }

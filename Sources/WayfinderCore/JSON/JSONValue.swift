@@ -45,15 +45,15 @@ extension JSONValue {
     }
 
     /// The type name with its article, for error messages ("an integer", "a string").
-    public var typeNameWithArticle: String { Self.article(typeName) }
+    package var typeNameWithArticle: String { Self.article(typeName) }
 
     /// `name` with "a" or "an" before it.
-    public static func article(_ name: String) -> String {
+    package static func article(_ name: String) -> String {
         (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
     }
 
     /// The JSON type name used in error messages and the flow catalog.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

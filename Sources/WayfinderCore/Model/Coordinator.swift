@@ -29,7 +29,7 @@ public struct Coordinator: Sendable, Hashable, Codable {
 
     /// What `read` gives of the node with this id, without copying the nodes on the way (nor
     /// the node itself, unless `read` returns it); nil if absent.
-    public func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
+    package func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
         if self.id == id { return read(self) }
         return children.withUnsafeBufferPointer { Self.lookup(id, among: $0, read) }
     }
@@ -52,7 +52,7 @@ public struct Coordinator: Sendable, Hashable, Codable {
     }
 
     /// The ids from the root down to `id` (empty if absent).
-    public func path(to id: String) -> [String] {
+    func path(to id: String) -> [String] {
         var path: [String] = []
         path.reserveCapacity(8)  // deeper trees grow it; most are 3 or 4 levels
         return collectPath(to: id, &path) ? path : []
@@ -81,14 +81,14 @@ public struct Coordinator: Sendable, Hashable, Codable {
 
     /// Applies `change` to the node with this id; returns whether it was found.
     @discardableResult
-    public mutating func update(_ id: String, _ change: (inout Coordinator) -> Void) -> Bool {
+    mutating func update(_ id: String, _ change: (inout Coordinator) -> Void) -> Bool {
         if self.id == id { change(&self); return true }
         for index in children.indices where children[index].update(id, change) { return true }
         return false
     }
 
     /// Removes the subtree rooted at `id`; returns it.
-    public mutating func remove(_ id: String) -> Coordinator? {
+    mutating func remove(_ id: String) -> Coordinator? {
         if let index = children.firstIndex(where: { $0.id == id }) { return children.remove(at: index) }
         for index in children.indices { if let removed = children[index].remove(id) { return removed } }
         return nil
