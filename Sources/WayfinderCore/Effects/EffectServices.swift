@@ -25,6 +25,7 @@ public struct EffectServices: Sendable {
 
     private var services: [String: Service] = [:]
 
+    /// No services yet; ``register(_:timeout:retries:retryDelay:_:)`` adds one per flow.
     public init() {}
 
     /// Registers the service that performs the effects of flow `flow`.
@@ -65,6 +66,8 @@ public struct EffectCall: Sendable, Hashable {
     /// that deduplicates requests, so a retried effect is not done twice.
     public var key: String { session + "/" + effect }
 
+    /// What the server's effect runner tells a service; an app's tests build one to call a
+    /// service directly.
     public init(session: String, effect: String, attempt: Int) {
         self.session = session
         self.effect = effect

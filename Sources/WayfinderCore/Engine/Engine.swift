@@ -3,8 +3,10 @@
 /// No IO, no clock, no randomness: the same state and action always give the same outcome, so
 /// the whole navigation behaviour is testable without a socket.
 public struct Engine: Sendable {
+    /// The application whose flows the engine runs.
     public let app: Application
 
+    /// An engine for `app`; it keeps nothing else, so one engine serves every session.
     public init(_ app: Application) { self.app = app }
 
     /// Starts a session: the application coordinator runs its launch logic, then `deepLink`

@@ -12,13 +12,19 @@ public enum Placement: Sendable, Hashable, Codable {
 
 /// A node of the coordinator tree: a running flow, its children, and its view-model data.
 public struct Coordinator: Sendable, Hashable, Codable {
+    /// `c0` for the application coordinator, then `c1`, `c2`, … in the order they start; never
+    /// reused within a session.
     public var id: String
+    /// The name of the flow it runs (``Flow/name``).
     public var flow: String
+    /// Where its first screen went.
     public var placement: Placement
+    /// The coordinators it started that are still running, oldest first.
     public var children: [Coordinator]
     /// The flow's own view-model data (MVVM-C: the flow is the coordinator, this is its model).
     public var data: JSONValue
 
+    /// A node; the engine makes them when flows start children.
     public init(id: String, flow: String, placement: Placement, children: [Coordinator] = [], data: JSONValue = .null) {
         self.id = id
         self.flow = flow
@@ -47,6 +53,7 @@ public struct Coordinator: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// The node with this id in the subtree, if any.
     public func find(_ id: String) -> Coordinator? {
         lookup(id) { $0 }
     }
