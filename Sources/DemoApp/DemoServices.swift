@@ -2,10 +2,12 @@ import WayfinderCore
 
 /// The sample app's services: its accounts, which the auth flow's effects ask.
 public struct DemoServices: Sendable {
+    /// The accounts that sign-in and sign-up check and create.
     public let users: UserStore
     /// How long the service takes before it answers (none but for a demonstration).
     public let delay: Duration
 
+    /// The services over `users`, answering after `delay` (to show a busy screen).
     public init(users: UserStore, delay: Duration = .zero) {
         self.users = users
         self.delay = delay
