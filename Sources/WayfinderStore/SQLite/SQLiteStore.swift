@@ -62,8 +62,10 @@ public final class SQLiteStore: SessionStore {
         case powerLoss
     }
 
+    /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
+    /// The database file.
     public let path: String
 
     private let writer: Mutex<SQLiteWriter>
