@@ -34,12 +34,13 @@ public final class WayfinderAPI: HTTPHandler {
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
         services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }
     ) {
-        self.effects = EffectRunner(services: services)
+        let metrics = Metrics()
+        self.effects = EffectRunner(services: services, metrics: metrics)
         self.engine = engine
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.metrics = Metrics()
+        self.metrics = metrics
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
         self.events = EventStreams(

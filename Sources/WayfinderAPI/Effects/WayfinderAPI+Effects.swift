@@ -188,15 +188,18 @@ extension WayfinderAPI {
             logger.log(.warn, "effect_resume_failed", [("error", .string("\(error)"))])
             return
         }
+        var claimed = 0
+        defer { logger.log(.debug, "effects_resume_pass", [("pending", .int(ids.count)), ("claimed", .int(claimed))]) }
         for id in ids {
             guard let session = try? store.load(id: id, now: WallClock.nowMillis()),
                 let state = try? decodedState(session, SessionKey(id))
             else { continue }
             var resumed: [(EffectRequest, Task<EffectCompletion, Never>?)] = []
             for effect in state.effects where !effects.isRunning(id + "/" + effect.id) {
-                let claimed = (try? store.claimEffect(id + "/" + effect.id, owner: effects.owner, leaseMillis: effects.lease(for: effect.flow))) ?? false
-                if claimed { resumed.append((EffectRequest(effect: effect, params: effect.params), nil)) }
+                let taken = (try? store.claimEffect(id + "/" + effect.id, owner: effects.owner, leaseMillis: effects.lease(for: effect.flow))) ?? false
+                if taken { resumed.append((EffectRequest(effect: effect, params: effect.params), nil)) }
             }
+            claimed += resumed.count
             if !resumed.isEmpty {
                 logger.log(.info, "effects_resumed", [("session", .string(id)), ("count", .int(resumed.count))])
                 deliverLater(resumed, session: id)
