@@ -12,6 +12,7 @@ public final class WayfinderAPI: HTTPHandler {
     let store: any SessionStore
     let configuration: APIConfiguration
     let logger: Logger
+    /// The counters `/metrics` shows.
     public let metrics: Metrics
     let cache: SessionCache
     let launches = LaunchCache()
@@ -31,6 +32,8 @@ public final class WayfinderAPI: HTTPHandler {
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
+    /// The API for `engine`'s app over `store`; `services` run the app's effects and
+    /// `openConnections` reads the server's connection count for `/metrics`.
     public init(
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
         services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }

@@ -107,6 +107,7 @@ public final class Metrics: Sendable {
     private let shards: [Shard] = (0..<Metrics.shardCount).map { _ in Shard() }
     let eventStreams = Atomic<Int>(0)
 
+    /// Counters at zero.
     public init() {}
 
     /// The calling thread's shard: threads are numbered in turn the first time they record.

@@ -124,5 +124,6 @@ public struct Application: Sendable {
 
 /// A state names a flow the application does not have (a state from another app version).
 public struct UnknownFlowError: Error, Sendable, Hashable {
+    /// The flow name the state has and the application does not.
     public var flow: String
 }

@@ -3,8 +3,10 @@
 /// No IO, no clock, no randomness: the same state and action always give the same outcome, so
 /// the whole navigation behaviour is testable without a socket.
 public struct Engine: Sendable {
+    /// The application whose flows the engine runs.
     public let app: Application
 
+    /// An engine for `app`; it keeps nothing else, so one engine serves every session.
     public init(_ app: Application) { self.app = app }
 
     /// Starts a session: the application coordinator runs its launch logic, then `deepLink`
@@ -44,7 +46,7 @@ public struct Engine: Sendable {
 
     /// `reduce`, with the session's memo: the app's context and model as decoded for its last
     /// action or rendering are reused while unchanged, and the memo keeps them for the next.
-    public func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
+    package func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         var navigator = Navigator(app: app, state: state, decoded: decoded)
@@ -133,7 +135,7 @@ public struct Engine: Sendable {
     /// Gives up on a pending effect without telling its flow (whose `complete` threw on its
     /// result): the effect leaves the state and its screen stops waiting, as a new revision, so
     /// a user is never left on a screen that waits for ever. Unchanged if it is not pending.
-    public func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
+    package func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
         guard let index = state.effects.firstIndex(where: { $0.id == id }) else {
             return Outcome(state: state, transitions: [], changed: false)
         }

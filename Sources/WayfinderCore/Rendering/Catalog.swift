@@ -9,8 +9,11 @@
 public struct Catalog: Sendable, Hashable, Codable {
     /// One flow.
     public struct Flow: Sendable, Hashable, Codable {
+        /// The flow's name (``Flow/name``).
         public var name: String
+        /// Its screens' names, in the order its `Screen` declares them.
         public var screens: [String]
+        /// Its routes, in the order its `Route` declares them.
         public var routes: [Route]
         /// The flows it may start: declared children, then tab flows.
         public var children: [String]
@@ -18,7 +21,9 @@ public struct Catalog: Sendable, Hashable, Codable {
 
     /// One route of a flow.
     public struct Route: Sendable, Hashable, Codable {
+        /// The route's name.
         public var name: String
+        /// Its parameters, in declaration order.
         public var params: [ParamSpec]
         /// The flow's screens that offer it, in the flow's screen order.
         public var screens: [String]
@@ -28,6 +33,7 @@ public struct Catalog: Sendable, Hashable, Codable {
     public struct DeepLink: Sendable, Hashable, Codable {
         /// The full pattern, scheme included: `wayfinder://todos/{id}`.
         public var pattern: String
+        /// What a link of this pattern shows (``DeepLinkDestination/describe(_:)``).
         public var description: String
         /// The flows that open it.
         public var flows: [String]

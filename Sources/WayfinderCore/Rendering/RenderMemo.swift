@@ -14,7 +14,7 @@
 /// A memo is a plain value. Keeping one per session is the caller's choice; any memo, even one
 /// from another session, gives the same bytes as ``Engine/render(_:)``'s `jsonBytes`, only
 /// faster when it fits.
-public struct RenderMemo: Sendable {
+package struct RenderMemo: Sendable {
     struct Inputs: Sendable, Equatable {
         var context: JSONObject
         var model: JSONObject
@@ -51,13 +51,13 @@ public struct RenderMemo: Sendable {
     /// The context and model as the app's types, for the next action or rendering.
     var decoded = DecodedValues()
 
-    public init() {}
+    package init() {}
 
     /// Screens whose bytes the last rendering reused (for tests and diagnostics).
-    public internal(set) var lastReused = 0
+    package internal(set) var lastReused = 0
 
     /// Screens whose bytes the memo holds (for tests and diagnostics).
-    public var heldScreens: Int { screens.count }
+    package var heldScreens: Int { screens.count }
 }
 
 /// Notes whether a flow read the navigation while one screen was being rendered.
@@ -74,7 +74,7 @@ extension Engine {
     /// The contract's `State` as JSON, byte for byte `render(state, for: client).jsonBytes`,
     /// reusing the memo's screens where they still hold; the memo is updated for the next call.
     /// `client` nil: a client that renders everything.
-    public func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents? = nil) -> [UInt8] {
+    package func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents? = nil) -> [UInt8] {
         let adapting = client.flatMap { $0.rendersEverything ? nil : $0 }
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }

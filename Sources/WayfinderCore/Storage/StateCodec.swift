@@ -6,17 +6,17 @@
 /// absent in states written before apps had versions), leaves out what is empty or implied (the
 /// session id is the store's key; a screen's coordinator defaults to its stack's), and is
 /// covered by round-trip tests.
-public enum StateCodec {
-    public struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-        public var path: String
-        public var description: String { "malformed stored state at \(path)" }
-        public init(path: String) { self.path = path }
+package enum StateCodec {
+    package struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+        package var path: String
+        package var description: String { "malformed stored state at \(path)" }
+        package init(path: String) { self.path = path }
     }
 
     /// The start of a session's last encoding (everything but the modals, the pending link and
     /// the counters), reusable while the context, model, coordinator tree and root are unchanged:
     /// most changes only move a modal or bump the revision.
-    public struct Memo: Sendable {
+    package struct Memo: Sendable {
         var appVersion: String?
         var context: JSONObject = [:]
         var model: JSONObject = [:]
@@ -24,17 +24,17 @@ public enum StateCodec {
         var root = RootNode.stack(Stack(coordinator: "", screens: []))
         /// `{"v":1,["app":…,]"context":…,["model":…,]"coordinators":…,"root":…` (no closing brace).
         var prefix: [UInt8] = []
-        public init() {}
+        package init() {}
     }
 
-    public static func encode(_ state: SessionState) -> [UInt8] {
+    package static func encode(_ state: SessionState) -> [UInt8] {
         var memo = Memo()
         return encode(state, memo: &memo)
     }
 
     /// `encode(state)`, byte for byte, reusing the memo's prefix when it still holds; the memo is
     /// updated for the next call.
-    public static func encode(_ state: SessionState, memo: inout Memo) -> [UInt8] {
+    package static func encode(_ state: SessionState, memo: inout Memo) -> [UInt8] {
         let fits = !memo.prefix.isEmpty && memo.appVersion == state.appVersion && memo.root == state.navigation.root
             && memo.context == state.context
             && memo.model == state.model && memo.coordinators == state.coordinators
@@ -101,7 +101,7 @@ public enum StateCodec {
     }
 
     /// Reads a stored state; `session` is its id (the store's key, not repeated in the bytes).
-    public static func decode(_ bytes: [UInt8], session: String) throws -> SessionState {
+    package static func decode(_ bytes: [UInt8], session: String) throws -> SessionState {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw DecodingError(path: "$ (\(error))") }
         let reader = Reader(json, "$")

@@ -7,8 +7,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     @usableFromInline var fields: [Element]
 
+    /// No fields.
     public init() { fields = [] }
 
+    /// The fields `(name, value)`, in this order.
     public init(_ fields: [(String, String)]) {
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
@@ -26,6 +28,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// The number of fields, duplicates included.
     public var count: Int { fields.count }
+    /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
 
     /// The first value of `name`, or nil.

@@ -66,8 +66,10 @@ public final class SQLiteStore: SessionStore {
         case powerLoss
     }
 
+    /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
+    /// The database file.
     public let path: String
     /// Other processes may write the file too (see the type's description).
     public let shared: Bool
