@@ -31,6 +31,7 @@ public final class ChangeFeed: Sendable {
     /// Told the session id of each new subscription before `subscribe` returns.
     private let onSubscribe: (@Sendable (String) -> Void)?
 
+    /// A feed with no subscriptions.
     public init() {
         shards = (0..<Self.shardCount).map { _ in Shard() }
         onSubscribe = nil

@@ -293,6 +293,7 @@ struct RedisStoreTests {
         let arrivals = ArrivalClock()
         let subscription = b.changes.subscribe(session.id) { arrivals.record($0) }
         defer { subscription.cancel() }
+        _ = try b.load(id: session.id, now: Fixture.t0)  // the watch is registered before this read (as a stream reads after subscribing)
         try a.save(Fixture.next(saved), expectedRevision: 2, idempotency: nil)
         #expect(arrivals.wait(for: .saved(revision: 3), timeout: .seconds(2)) != nil)
         #expect(try b.count(now: Fixture.t0) == 1)

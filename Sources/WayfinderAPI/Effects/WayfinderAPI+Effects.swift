@@ -13,6 +13,8 @@ struct PendingAction: Sendable {
     let fingerprint: [UInt8]?
     let ifMatch: String?
     let context: RequestContext
+    /// What the client renders (nil: everything).
+    let client: ClientComponents?
 }
 
 /// Effects in the API: an action that asks for some is answered once they are done, or once the
@@ -75,7 +77,7 @@ extension WayfinderAPI {
                 do {
                     let response = try await commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo)
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, for: pending.client)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
@@ -160,12 +162,12 @@ extension WayfinderAPI {
     /// `commit` for async code: stores without blocking a thread.
     private func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo
+        fingerprint: [UInt8]?, memo: RenderMemo, for client: ClientComponents? = nil
     ) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             commit(
                 outcome, status: status, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                memo: memo, on: nil
+                memo: memo, for: client, on: nil
             ) { continuation.resume(with: $0) }
         }
     }

@@ -17,6 +17,8 @@ extension WayfinderAPI {
     /// The rendering of a new revision is remembered only once it is stored, so a writer that
     /// loses a race never leaves its state in the cache under the winner's revision.
     /// An action that asks for effects is answered later (``settle(_:_:)``).
+    /// A session saved by another version of the app is upgraded first: the answer's transitions
+    /// start with the upgrade's, and `If-Match` may name the revision before it.
     ///
     /// A session this instance read or stored recently is changed without reading it first
     /// (``applyToKnown(_:_:)``): one trip to the store instead of two.
@@ -27,13 +29,14 @@ extension WayfinderAPI {
         let cacheKey = SessionKey(id)
         let mutation = { @Sendable (reply: @escaping Reply) throws -> Mutation in
             let body = try RequestBody.read(request)
-            let key = try self.idempotencyKey(request)
+            let (keyHeader, components) = request.headers.first("Idempotency-Key", "Wayfinder-Components")
+            let key = try self.idempotencyKey(keyHeader)
             let fingerprint = key.map { _ in
                 SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
             }
             return Mutation(
                 id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
-                ifMatch: request.headers["If-Match"], context: context, loop: loop, reply: reply)
+                ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop, reply: reply)
         }
         if let known = knownSession(cacheKey, request) {
             let m = try mutation(reply)
@@ -42,7 +45,16 @@ extension WayfinderAPI {
         authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop) { [self] result in
             do {
                 let session = try result.get()
-                attempt(try mutation(reply), on: session, turn: 0)
+                let m = try mutation(reply)
+                upgrade(session, cacheKey, on: loop) { [self] result in
+                    switch result {
+                    case .success(let upgraded):
+                        let from = upgraded.transitions.isEmpty ? nil : session.revision
+                        attempt(m, on: upgraded.session, upgrade: upgraded.transitions, upgradedFrom: from, turn: 0)
+                    case .failure(let error):
+                        m.reply(.failure(error))
+                    }
+                }
             } catch {
                 reply(.failure(error))
             }
@@ -73,7 +85,7 @@ extension WayfinderAPI {
         guard let outcome = try? engine.reduce(state, action, memo: &memo), outcome.changed, outcome.effects.isEmpty else { return false }
         commit(
             outcome, status: 200, session: known, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
-            fingerprint: m.fingerprint, memo: memo, on: m.loop
+            fingerprint: m.fingerprint, memo: memo, for: m.client, on: m.loop
         ) { [self] result in
             switch result {
             case .success(let response):
@@ -92,46 +104,60 @@ extension WayfinderAPI {
         return true
     }
 
-    /// Reads the session again and takes another turn.
+    /// Reads the session again (upgraded) and takes another turn.
     private func reload(_ m: Mutation, turn: Int) {
         load(m.id, key: m.cacheKey, on: m.loop) { [self] result in
             switch result {
             case .success(let fresh?):
                 cache.noteKnown(m.cacheKey, fresh)
-                attempt(m, on: fresh, turn: turn)
+                upgrade(fresh, m.cacheKey, on: m.loop) { [self] result in
+                    switch result {
+                    case .success(let upgraded): attempt(m, on: upgraded.session, upgrade: upgraded.transitions, upgradedFrom: nil, turn: turn)
+                    case .failure(let error): m.reply(.failure(error))
+                    }
+                }
             case .success(nil): m.reply(.failure(APIError.notFound))
             case .failure(let error): m.reply(.failure(error))
             }
         }
     }
 
-    /// One turn: the replay check, then the action on `session`; a lost race takes another turn
-    /// (16 at most).
-    private func attempt(_ m: Mutation, on session: StoredSession, turn: Int) {
+    /// One turn: the replay check, then the action on `session` (after `upgrade`'s transitions,
+    /// if this turn's read upgraded it from revision `upgradedFrom`); a lost race takes another
+    /// turn (16 at most).
+    private func attempt(_ m: Mutation, on session: StoredSession, upgrade: [Transition], upgradedFrom: Int?, turn: Int) {
         guard turn < 16 else { return m.reply(.failure(APIError.unavailable("too much contention on one session"))) }
-        guard let key = m.idempotencyKey, let fingerprint = m.fingerprint else { return apply(m, on: session, turn: turn) }
+        guard let key = m.idempotencyKey, let fingerprint = m.fingerprint else {
+            return apply(m, on: session, upgrade: upgrade, upgradedFrom: upgradedFrom, turn: turn)
+        }
         replay(m.id, key: key, fingerprint: fingerprint, on: m.loop) { [self] result in
             switch result {
             case .success(let replayed?): m.reply(.success(replayed))
-            case .success(nil): apply(m, on: session, turn: turn)
+            case .success(nil): apply(m, on: session, upgrade: upgrade, upgradedFrom: upgradedFrom, turn: turn)
             case .failure(let error): m.reply(.failure(error))
             }
         }
     }
 
-    private func apply(_ m: Mutation, on session: StoredSession, turn: Int) {
+    private func apply(_ m: Mutation, on session: StoredSession, upgrade: [Transition], upgradedFrom: Int?, turn: Int) {
         do {
-            if let ifMatch = m.ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
+            if let ifMatch = m.ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision),
+                !(upgradedFrom.map { ETag.ifMatch(ifMatch, revision: $0) } ?? false)
+            {
                 throw APIError.revisionMismatch(currentRevision: session.revision)
             }
             let action = try m.makeAction(m.body)
             let state = try decodedState(session, m.cacheKey)
+            // Rebuilt and saved while decoding (a state of this version that no longer fits it).
+            if state.revision != session.revision { return reload(m, turn: turn + 1) }
             var memo = cache.memo(m.cacheKey) ?? RenderMemo()
-            let outcome = try engine.reduce(state, action, memo: &memo)
+            var reduced = try engine.reduce(state, action, memo: &memo)
+            if !upgrade.isEmpty { reduced.transitions = upgrade + reduced.transitions }
+            let outcome = reduced
             if !outcome.effects.isEmpty {
                 let pending = PendingAction(
                     id: m.id, cacheKey: m.cacheKey, session: session, state: state, action: action, idempotencyKey: m.idempotencyKey,
-                    fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context)
+                    fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context, client: m.client)
                 return m.reply(.success(.later { responder in
                     self.effects.detach {
                         var response = await self.settle(pending, outcome)
@@ -142,7 +168,7 @@ extension WayfinderAPI {
             }
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
-                fingerprint: m.fingerprint, memo: memo, on: m.loop
+                fingerprint: m.fingerprint, memo: memo, for: m.client, on: m.loop
             ) { [self] result in
                 switch result {
                 case .success(let response):
@@ -154,7 +180,8 @@ extension WayfinderAPI {
                     if m.ifMatch != nil { return m.reply(.failure(APIError.revisionMismatch(currentRevision: current))) }
                     reload(m, turn: turn + 1)
                 case .failure(StoreError.idempotencyKeyTaken):
-                    attempt(m, on: session, turn: turn + 1)  // a request with the same key was stored first: replay or refuse it
+                    // A request with the same key was stored first: replay or refuse it.
+                    attempt(m, on: session, upgrade: upgrade, upgradedFrom: upgradedFrom, turn: turn + 1)
                 case .failure(let error):
                     m.reply(.failure(error))
                 }
@@ -179,16 +206,18 @@ extension WayfinderAPI {
     }
 
     /// Stores an action's outcome (compare-and-set on `session`'s revision, with the
-    /// idempotency record) and gives the answer; the rendering is remembered once it is stored.
+    /// idempotency record) and gives the answer; the rendering is remembered once it is stored
+    /// (for a client that renders everything: another's is rendered apart and not remembered).
     /// Fails with `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came
     /// first, `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
+        fingerprint: [UInt8]?, memo: RenderMemo, for client: ClientComponents? = nil, on loop: (any StoreLoop)?,
+        _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         guard outcome.changed || key != nil else {
-            let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
+            let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo, for: client)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
             return then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
         }
@@ -208,7 +237,7 @@ extension WayfinderAPI {
                 return then(.failure(error))
             }
         }
-        let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
+        let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo, for: client)
         let record = key.map { key in
             IdempotencyRecord(
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
@@ -226,10 +255,10 @@ extension WayfinderAPI {
         }
     }
 
-    /// The request's `Idempotency-Key` (an empty one counts as none).
+    /// The request's `Idempotency-Key` (`header`; an empty one counts as none).
     /// - Throws: `400 idempotency_key_too_long` past `maxIdempotencyKeyBytes`.
-    private func idempotencyKey(_ request: HTTPRequest) throws(APIError) -> String? {
-        guard let key = request.headers["Idempotency-Key"], !key.isEmpty else { return nil }
+    private func idempotencyKey(_ header: String?) throws(APIError) -> String? {
+        guard let key = header, !key.isEmpty else { return nil }
         guard key.utf8.count <= configuration.maxIdempotencyKeyBytes else {
             throw .idempotencyKeyTooLong(limit: configuration.maxIdempotencyKeyBytes)
         }
@@ -237,13 +266,24 @@ extension WayfinderAPI {
     }
 
     /// `{"state": …, "transitions": […]}`, with the state's rendering and render memo (not
-    /// remembered: the revision may not be stored).
-    func actionBody(_ outcome: Outcome, memo: RenderMemo) -> (body: [UInt8], rendered: [UInt8], memo: RenderMemo) {
+    /// remembered: the revision may not be stored). For a client that does not render
+    /// everything, the state is rendered for it with a memo of its own, and neither is returned.
+    func actionBody(
+        _ outcome: Outcome, memo: RenderMemo, for client: ClientComponents? = nil
+    ) -> (body: [UInt8], rendered: [UInt8]?, memo: RenderMemo?) {
+        if let client {
+            return (actionBody(render(outcome.state, for: client), outcome.transitions), nil, nil)
+        }
         var memo = memo
         let rendered = engine.renderJSON(outcome.state, memo: &memo)
+        return (actionBody(rendered, outcome.transitions), rendered, memo)
+    }
+
+    /// `{"state": rendered, "transitions": […]}`.
+    private func actionBody(_ rendered: [UInt8], _ transitions: [Transition]) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.beginObject()
-        w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
+        w.key("transitions"); w.beginArray(); for transition in transitions { transition.write(to: &w) }; w.endArray()
         w.endObject()
         let prefix = #"{"state":"#.utf8
         var bytes: [UInt8] = []
@@ -252,7 +292,7 @@ extension WayfinderAPI {
         bytes.append(contentsOf: rendered)
         bytes.append(UInt8(ascii: ","))
         bytes.append(contentsOf: w.bytes.dropFirst())
-        return (bytes, rendered, memo)
+        return bytes
     }
 
     /// The flow of the coordinator that owns the top screen (for the routes metric).
@@ -260,18 +300,4 @@ extension WayfinderAPI {
         guard let top = state.navigation.topScreen else { return "unknown" }
         return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
     }
-}
-
-/// A mutation in progress: what its turns share.
-struct Mutation: Sendable {
-    let id: String
-    let cacheKey: SessionKey
-    let body: RequestBody
-    let makeAction: @Sendable (RequestBody) throws -> Action
-    let idempotencyKey: String?
-    let fingerprint: [UInt8]?
-    let ifMatch: String?
-    let context: RequestContext
-    let loop: (any StoreLoop)?
-    let reply: Reply
 }

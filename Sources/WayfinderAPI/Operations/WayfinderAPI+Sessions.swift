@@ -14,13 +14,15 @@ extension WayfinderAPI {
         _ = try body.object()
         let context = try body.optionalObject("context") ?? [:]
         let deepLink = try body.optionalString("deepLink")
-        try createSession(context: context, deepLink: deepLink, attempt: 0, on: loop, reply)
+        let client = clientComponents(request.headers["Wayfinder-Components"])
+        try createSession(context: context, deepLink: deepLink, client: client, attempt: 0, on: loop, reply)
     }
 
     /// One try at a fresh id; a collision (128 random bits: astronomically unlikely, but cheap to
     /// handle) tries again, four times at most.
     private func createSession(
-        context: [String: JSONValue], deepLink: String?, attempt: Int, on loop: (any StoreLoop)?, _ reply: @escaping Reply
+        context: [String: JSONValue], deepLink: String?, client: ClientComponents?, attempt: Int, on loop: (any StoreLoop)?,
+        _ reply: @escaping Reply
     ) throws {
         guard attempt < 4 else { throw APIError.internalError("could not allocate a session id") }
         let now = WallClock.nowMillis()
@@ -40,12 +42,12 @@ extension WayfinderAPI {
         create(stored, now: now, on: loop) { [self] result in
             switch result {
             case .success:
-                let response = created(id: id, token: token, state: state, memo: memo)
+                let response = created(id: id, token: token, state: state, memo: memo, for: client)
                 cache.noteKnown(SessionKey(id), stored)
                 reply(.success(response))
             case .failure(StoreError.duplicateID):
                 do {
-                    try createSession(context: context, deepLink: deepLink, attempt: attempt + 1, on: loop, reply)
+                    try createSession(context: context, deepLink: deepLink, client: client, attempt: attempt + 1, on: loop, reply)
                 } catch {
                     reply(.failure(error))
                 }
@@ -55,9 +57,9 @@ extension WayfinderAPI {
         }
     }
 
-    /// The `201` answer for a stored session.
-    private func created(id: String, token: String, state: SessionState, memo: RenderMemo) -> HTTPResponse {
-        let rendered = render(state, key: SessionKey(id), startingFrom: memo)
+    /// The `201` answer for a stored session, rendered for `client` (nil: everything).
+    private func created(id: String, token: String, state: SessionState, memo: RenderMemo, for client: ClientComponents?) -> HTTPResponse {
+        let rendered = client.map { render(state, for: $0) } ?? render(state, key: SessionKey(id), startingFrom: memo)
         var w = JSONWriter(capacity: rendered.count + 128)
         w.beginObject()
         w.key("id"); w.string(id)
@@ -75,17 +77,19 @@ extension WayfinderAPI {
 
     func readSession(_ id: String, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
         let key = SessionKey(id)
-        authorized(id, key: key, request, allowQueryToken: false, on: loop) { [self] result in
+        upgradedSession(id, key: key, request, allowQueryToken: false, on: loop) { [self] result in
             reply(Result {
                 let session = try result.get()
-                let etag = ETag.of(session.revision)
-                if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
+                let (condition, components) = request.headers.first("If-None-Match", "Wayfinder-Components")
+                let client = clientComponents(components)
+                if let condition, ETag.ifNoneMatch(condition, revision: session.revision) {
                     if let wait = LongPoll.wait(request.headers["Prefer"]) {
-                        return longPoll(id, key: key, seen: session.revision, wait: wait, context)
+                        return longPoll(id, key: key, seen: session.revision, wait: wait, client: client, context)
                     }
-                    return HTTPResponse(status: 304, headers: ["ETag": etag])
+                    return HTTPResponse(status: 304, headers: ["ETag": ETag.of(session.revision)])
                 }
-                return json(200, try renderedBody(session, key), ["ETag": etag])
+                let (body, revision) = try renderedBody(session, key, for: client)
+                return json(200, body, ["ETag": ETag.of(revision)])
             })
         }
     }
@@ -93,18 +97,21 @@ extension WayfinderAPI {
     /// A long poll (`If-None-Match` with the current revision and `Prefer: wait=N`): the answer
     /// waits until the session changes (`200` with the new state: an effect's result, another
     /// client's action) or `N` seconds pass (`304`). `Preference-Applied` says it waited.
-    private func longPoll(_ id: String, key: SessionKey, seen: Int, wait: Int, _ context: RequestContext) -> HTTPResponse {
+    private func longPoll(
+        _ id: String, key: SessionKey, seen: Int, wait: Int, client: ClientComponents?, _ context: RequestContext
+    ) -> HTTPResponse {
         .later { [self] responder in
             let once = LongPoll(responder: responder)
             let answer: @Sendable () -> Void = { [self] in
-                load(id, key: key, on: nil) { [self] result in
+                loadUpgraded(id, key: key, on: nil) { [self] result in
                     var response: HTTPResponse
                     do {
                         if let session = try result.get() {
                             if session.revision == seen {
                                 response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
                             } else {
-                                response = json(200, try renderedBody(session, key), ["ETag": ETag.of(session.revision)])
+                                let (body, revision) = try renderedBody(session, key, for: client)
+                                response = json(200, body, ["ETag": ETag.of(revision)])
                             }
                         } else {
                             response = APIError.notFound.response(path: context.path, requestID: context.requestID)
@@ -234,18 +241,37 @@ extension WayfinderAPI {
         return request.remoteAddress
     }
 
-    /// The decoded state of a stored session, from the cache when the revision matches.
+    /// The decoded state of a stored session, from the cache when the revision matches. A state
+    /// that does not fit this version of the app (a flow it lacks, though saved by this
+    /// version) is rebuilt and saved: its revision is then the stored one plus one.
     func decodedState(_ session: StoredSession, _ key: SessionKey) throws -> SessionState {
         if let state = cache.state(key, revision: session.revision) { return state }
-        let state = try SessionCodec.decode(session.state, session: session.id)
-        cache.put(key, revision: session.revision, state: state)
-        return state
+        let loaded: LoadedSession
+        do {
+            loaded = try engine.load(session.state, session: session.id, revision: session.revision)
+        } catch let ahead as SessionVersionAhead {
+            throw APIError.versionAhead(ahead)
+        }
+        if loaded.changed {
+            _ = try save(loaded, over: session, key)
+        } else {
+            cache.put(key, revision: session.revision, state: loaded.state)
+        }
+        return loaded.state
     }
 
-    /// The rendered state of a stored session, from the cache when the revision matches.
-    func renderedBody(_ session: StoredSession, _ key: SessionKey) throws -> [UInt8] {
-        if let body = cache.body(key, revision: session.revision) { return body }
-        return render(try decodedState(session, key), key: key)
+    /// The rendered state of a stored session and its revision, from the cache when the revision
+    /// matches; rendered apart (and not cached) for a client that does not render everything.
+    func renderedBody(_ session: StoredSession, _ key: SessionKey, for client: ClientComponents? = nil) throws -> (body: [UInt8], revision: Int) {
+        if client == nil, let body = cache.body(key, revision: session.revision) { return (body, session.revision) }
+        let state = try decodedState(session, key)
+        return (client.map { render(state, for: $0) } ?? render(state, key: key), state.revision)
+    }
+
+    /// `state` for a client that does not render everything, with a memo of its own.
+    func render(_ state: SessionState, for client: ClientComponents) -> [UInt8] {
+        var memo = RenderMemo()
+        return engine.renderJSON(state, memo: &memo, for: client)
     }
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and

@@ -5,6 +5,7 @@
 /// round, an effect) is given later: return ``HTTPResponse/later(_:)`` and answer through the
 /// ``HTTPResponder``. IO of the handler's own can run on the request's loop (``HTTPEventLoop``).
 public protocol HTTPHandler: Sendable {
+    /// The answer to `request`; a thrown error becomes `500 internal`.
     func handle(_ request: HTTPRequest) throws -> HTTPResponse
 
     /// `handle(_:)` with the event loop the request arrived on, for a handler that does IO on it
@@ -27,6 +28,7 @@ extension HTTPHandler {
 public struct HTTPClosureHandler: HTTPHandler {
     let body: @Sendable (HTTPRequest) throws -> HTTPResponse
 
+    /// A handler that answers with `body`.
     public init(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.body = body }
 
     public func handle(_ request: HTTPRequest) throws -> HTTPResponse { try body(request) }

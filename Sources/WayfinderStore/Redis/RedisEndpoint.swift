@@ -9,16 +9,20 @@
 public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// The first node (of a cluster: the first seed).
     public var host: String
+    /// The server's port.
     public var port: Int
+    /// The logical database chosen with `SELECT`.
     public var database: Int
     /// `AUTH` credentials, if the URL has them (the user is nil for `redis://:PASSWORD@...`).
     public var user: String?
+    /// The `AUTH` password, if the URL has one.
     public var password: String?
     /// Whether it names a Redis Cluster (`redis+cluster://`).
     public var isCluster: Bool
     /// The seeds after the first (cluster URLs).
     var otherNodes: [RedisNodeAddress] = []
 
+    /// An endpoint from its parts.
     public init(host: String, port: Int = 6379, database: Int = 0, user: String? = nil, password: String? = nil) {
         self.host = host
         self.port = port

@@ -57,8 +57,11 @@ import Synchronization
 /// Every Redis failure (refused, reset, no reply within `timeoutMillis`, error reply) is
 /// `.unavailable`; connections reconnect by themselves, backing off, when Redis is back.
 public final class RedisStore: SessionStore {
+    /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
+    /// The notifications published by this store (changes of sessions this process watches).
     public let changes: ChangeFeed
+    /// The server (of a cluster: the first seed) and database the store uses.
     public let endpoint: RedisEndpoint
     /// The pub/sub channel of this store's database.
     public let channel: String
