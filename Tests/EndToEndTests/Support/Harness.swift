@@ -124,7 +124,10 @@ final class InProcessServer {
     private var stopped = false
 
     enum StoreKind {
-        case memory, sqlite
+        /// The memory store; a Redis (`redis://…` or `redis+cluster://…`) when the environment
+        /// names one in `WAYFINDER_E2E_REDIS`, so the suite runs again against it.
+        case memory
+        case sqlite
         /// This store (its own configuration applies; `ttlMillis` still sets the API's).
         case given(any SessionStore)
     }
@@ -137,7 +140,12 @@ final class InProcessServer {
         let store: any SessionStore
         switch kind {
         case .memory:
-            store = MemoryStore(configuration: storeConfiguration)
+            if let url = Self.redisURL {
+                // Keys of their own per server: counts and limits see this server's sessions only.
+                store = try RedisStore(url: url, configuration: storeConfiguration, keyPrefix: "e2e-\(UUID().uuidString):")
+            } else {
+                store = MemoryStore(configuration: storeConfiguration)
+            }
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-\(UUID().uuidString)")
             store = try SQLiteStore(path: dir.appendingPathComponent("s.sqlite").path, configuration: storeConfiguration)
@@ -170,6 +178,9 @@ final class InProcessServer {
     }
 
     deinit { stop() }
+
+    /// The Redis the suite runs against instead of the memory store (scripts/test sets it).
+    static let redisURL: String? = ProcessInfo.processInfo.environment["WAYFINDER_E2E_REDIS"].flatMap { $0.isEmpty ? nil : $0 }
 
     /// The package root (this file is Tests/EndToEndTests/Support/Harness.swift).
     static let packageRoot: String = {
