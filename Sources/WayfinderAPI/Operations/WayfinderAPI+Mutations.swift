@@ -122,11 +122,17 @@ extension WayfinderAPI {
         }
     }
 
+    /// Turns a mutation may take before it gives up (`503`). Each turn some writer of the session
+    /// wins, but with a store that answers later (Redis), writers of one session on one instance
+    /// race in every round and one of them may lose many times in a row: eight concurrent
+    /// writers of one session on one Redis reached 16 turns in tests.
+    static let maxTurns = 64
+
     /// One turn: the replay check, then the action on `session` (after `upgrade`'s transitions,
     /// if this turn's read upgraded it from revision `upgradedFrom`); a lost race takes another
-    /// turn (16 at most).
+    /// turn (`maxTurns` at most).
     private func attempt(_ m: Mutation, on session: StoredSession, upgrade: [Transition], upgradedFrom: Int?, turn: Int) {
-        guard turn < 16 else { return m.reply(.failure(APIError.unavailable("too much contention on one session"))) }
+        guard turn < Self.maxTurns else { return m.reply(.failure(APIError.unavailable("too much contention on one session"))) }
         guard let key = m.idempotencyKey, let fingerprint = m.fingerprint else {
             return apply(m, on: session, upgrade: upgrade, upgradedFrom: upgradedFrom, turn: turn)
         }

@@ -140,17 +140,32 @@ extension RedisStore {
 
     // MARK: The cap in a cluster
 
-    /// Whether a create may proceed: the last count of every master (at most a second old; a
-    /// newer one is asked for when it is older) plus the creates since is below `max`. At the cap,
-    /// an expiry pass runs (at most every `ttl/100`) to make room for later creates.
-    func clusterHasRoom(_ max: Int, now: Int64) -> Bool {
+    /// Whether a create may proceed: the last count of every master plus the creates this
+    /// instance made since is below `max`. A count is asked for when none is known or when that
+    /// sum reaches `max` (so one instance stops exactly at the cap; instances creating at once
+    /// may pass it by the creates in flight between their counts), and in the background when
+    /// the last is more than a second old. At the cap, an expiry pass runs (at most every
+    /// `ttl/100`) to make room for later creates. Answers on `loop`'s thread (any without one).
+    func clusterHasRoom(_ max: Int, now: Int64, on loop: (any StoreLoop)?, _ then: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let (value, at, since) = clusterCount.withLock { ($0.value, $0.at, $0.createdSince) }
-        if RedisLink.nowMillis() - at > 1_000 { refreshCount() }
-        guard let value, value + since >= max else { return true }
-        if reclaimGate.admit(now: now) {
-            expireAll(now: now) { [weak self] _ in self?.refreshCount() }
+        if let value, since < max - value {  // (no overflow at max == Int.max)
+            if RedisLink.nowMillis() - at > 1_000 { refreshCount() }
+            return then(.success(true))
         }
-        return false
+        let asked = RedisLink.nowMillis()
+        count(now: 0, on: loop) { [self] result in
+            switch result {
+            case .success(let counted):
+                clusterCount.withLock { $0 = (counted, asked, 0) }
+                if counted < max { return then(.success(true)) }
+                if reclaimGate.admit(now: now) {
+                    expireAll(now: now) { [weak self] _ in self?.refreshCount() }
+                }
+                then(.success(false))
+            case .failure(let error):
+                then(.failure(error))
+            }
+        }
     }
 
     /// Counts a create made since the last count (a cluster's cap).

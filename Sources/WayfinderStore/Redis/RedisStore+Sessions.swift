@@ -7,9 +7,21 @@ extension RedisStore {
         _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        if topology.isCluster && !clusterHasRoom(maxSessions, now: now) {
-            return done(.failure(StoreError.sessionLimit))
+        guard topology.isCluster else { return createChecked(session, maxSessions: maxSessions, now: now, on: loop, done) }
+        clusterHasRoom(maxSessions, now: now, on: loop) { [self] result in
+            switch result {
+            case .success(true): createChecked(session, maxSessions: maxSessions, now: now, on: loop, done)
+            case .success(false): done(.failure(StoreError.sessionLimit))
+            case .failure(let error): done(.failure(error))
+            }
         }
+    }
+
+    /// `create` once a cluster's cap is checked (a single Redis checks it in the script).
+    private func createChecked(
+        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         let (live, records, effects) = indexKeys(session.id)
         let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records, effects]
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in

@@ -46,8 +46,9 @@ import Synchronization
 /// so a compare-and-set from one instance never loses an update made through another. A save
 /// stores its idempotency record and publishes its notification in the same step. At the cap, a
 /// single Redis reclaims up to 500 expired sessions inside `create`'s script; a cluster checks
-/// the cap against a count of every master at most a second old (so instances creating at once
-/// can pass it by what they create in that second) and runs an expiry pass to reclaim room.
+/// the cap against a count of every master plus this instance's creates since, counting again
+/// before it refuses (so instances creating at once can pass it by the creates in flight
+/// between their counts), and runs an expiry pass to reclaim room.
 ///
 /// ## Durability and failures
 /// A change is acknowledged when the master has applied it (in memory; in its append-only file
