@@ -73,9 +73,9 @@ extension RedisStore {
 
     /// Deletes the sessions expired at `now` and old idempotency records on every master, in
     /// batches of `batchLimit`; publishes `.deleted` for each session.
-    func expireAll(now: Int64, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    func expireAll(now: Int64, on loop: (any StoreLoop)? = nil, _ done: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         reclaimGate.noteExpiryPass(now: now)
-        eachMaster(on: nil, done) { [self] node, tags, client, reply in
+        eachMaster(on: loop, done) { [self] node, tags, client, reply in
             expire(node, tags: tags, now: now, on: client, total: 0, reply)
         } combine: { $0.reduce(0, +) }
     }
@@ -144,8 +144,8 @@ extension RedisStore {
     /// instance made since is below `max`. A count is asked for when none is known or when that
     /// sum reaches `max` (so one instance stops exactly at the cap; instances creating at once
     /// may pass it by the creates in flight between their counts), and in the background when
-    /// the last is more than a second old. At the cap, an expiry pass runs (at most every
-    /// `ttl/100`) to make room for later creates. Answers on `loop`'s thread (any without one).
+    /// the last is more than a second old. At the cap, an expiry pass runs first (at most every
+    /// `ttl/100`, as the other stores reclaim). Answers on `loop`'s thread (any without one).
     func clusterHasRoom(_ max: Int, now: Int64, on loop: (any StoreLoop)?, _ then: @escaping @Sendable (Result<Bool, any Error>) -> Void) {
         let (value, at, since) = clusterCount.withLock { ($0.value, $0.at, $0.createdSince) }
         if let value, since < max - value {  // (no overflow at max == Int.max)
@@ -158,10 +158,12 @@ extension RedisStore {
             case .success(let counted):
                 clusterCount.withLock { $0 = (counted, asked, 0) }
                 if counted < max { return then(.success(true)) }
-                if reclaimGate.admit(now: now) {
-                    expireAll(now: now) { [weak self] _ in self?.refreshCount() }
+                guard reclaimGate.admit(now: now) else { return then(.success(false)) }
+                expireAll(now: now, on: loop) { [self] expired in
+                    guard case .success(let deleted) = expired, deleted > 0 else { return then(.success(false)) }
+                    clusterCount.withLock { $0 = (counted - deleted, asked, 0) }
+                    then(.success(counted - deleted < max))
                 }
-                then(.success(false))
             case .failure(let error):
                 then(.failure(error))
             }

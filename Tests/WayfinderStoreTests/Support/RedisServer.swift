@@ -18,6 +18,8 @@ final class RedisServer: Sendable {
     /// The append-only file's `appendfsync` (`everysec`, Redis' default, or `always`).
     let appendfsync: String
     let removeDirectoryOnExit: Bool
+    /// Whether it is a node of a Redis Cluster.
+    let clusterNode: Bool
     let directory = TemporaryDirectory()
     private let running = Mutex<Running?>(nil)
 
@@ -53,11 +55,16 @@ final class RedisServer: Sendable {
     /// - Parameter appendfsync: `always` for a test that kills the server with SIGKILL and expects
     ///   every acknowledged write back (with `everysec`, Redis may postpone the file's write
     ///   while an fsync is slow and lose up to two seconds of acknowledged writes to a crash).
-    init(databases: Int = 16, removeDirectoryOnExit: Bool = false, appendfsync: String = "everysec") throws {
+    /// - Parameter clusterPort: a node of a Redis Cluster (`cluster-enabled yes`) on this port
+    ///   (its bus on port + 10000), for `RedisCluster`.
+    init(
+        databases: Int = 16, removeDirectoryOnExit: Bool = false, appendfsync: String = "everysec", clusterPort: Int? = nil
+    ) throws {
         self.databases = databases
         self.appendfsync = appendfsync
         self.removeDirectoryOnExit = removeDirectoryOnExit
-        self.port = try Self.freeLoopbackPort()
+        self.clusterNode = clusterPort != nil
+        self.port = try clusterPort ?? Self.freeLoopbackPort()
         try start()
     }
 
@@ -114,12 +121,15 @@ final class RedisServer: Sendable {
                 description: "redis-server is not installed (apt-get install -y redis-server, or "
                     + "scripts/install-deps test): the Redis store tests need it")
         }
-        // $0 redis-server, $1 port, $2 dir, $3 databases, $4 "remove" to delete dir at the end, $5 appendfsync.
+        // $0 redis-server, $1 port, $2 dir, $3 databases, $4 "remove" to delete dir at the end, $5 appendfsync,
+        // $6 "cluster" for a cluster node.
         // Prints the server's pid, then waits for stdin to close (our pipe: stop() or this process
         // ending) and stops the server.
         let script = #"""
+            cluster=
+            [ "$6" = cluster ] && cluster="--cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 1000"
             "$0" --port "$1" --bind 127.0.0.1 --save '' --appendonly yes --appendfsync "$5" --dir "$2" \
-                 --databases "$3" --logfile "$2/redis.log" --daemonize no </dev/null >/dev/null 2>&1 &
+                 --databases "$3" --logfile "$2/redis.log" --daemonize no $cluster </dev/null >/dev/null 2>&1 &
             pid=$!
             echo "$pid"
             read -r _ || true
@@ -139,7 +149,7 @@ final class RedisServer: Sendable {
             "/bin/sh",
             [
                 "sh", "-c", script, executable, String(port), directory.path, String(databases),
-                removeDirectoryOnExit ? "remove" : "keep", appendfsync,
+                removeDirectoryOnExit ? "remove" : "keep", appendfsync, clusterNode ? "cluster" : "single",
             ],
             stdin: control[0], stdout: output[1])
         close(control[0])

@@ -8,11 +8,13 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case memory
     case sqlite
     case redis
+    case redisCluster
 
     var testDescription: String { rawValue }
 
     /// A fresh, empty store of this kind (SQLite in its own temporary directory; Redis in its own
-    /// database of the test process's shared `redis-server`).
+    /// database of the test process's shared `redis-server`; a cluster under a key prefix of its
+    /// own on the test process's three masters).
     func make(configuration: StoreConfiguration = StoreConfiguration()) throws -> StoreUnderTest {
         switch self {
         case .memory:
@@ -24,6 +26,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .redis:
             let server = try RedisServer.shared.get()
             let store = try RedisStore(url: server.url(database: RedisServer.freshDatabase()), configuration: configuration)
+            return StoreUnderTest(store: store, directory: nil)
+        case .redisCluster:
+            let cluster = try RedisCluster.shared.get()
+            let store = try RedisStore(url: cluster.url, configuration: configuration, keyPrefix: "t-\(UUID().uuidString):")
             return StoreUnderTest(store: store, directory: nil)
         }
     }
