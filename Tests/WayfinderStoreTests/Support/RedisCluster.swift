@@ -46,7 +46,8 @@ final class RedisCluster: Sendable {
         return ports
     }
 
-    private static func cli(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Runs `redis-cli` with `arguments`: its exit status and output.
+    static func cli(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["redis-cli"] + arguments
