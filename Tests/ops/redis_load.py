@@ -1,0 +1,72 @@
+"""A load that remembers what it was promised: threads switching tabs on their own sessions of one
+`wayfinder` (every switch is a new revision), counting statuses and recording the last revision
+answered 2xx for each session, so that a test can break Redis under it and then check that
+nothing acknowledged was lost."""
+import threading
+
+from conftest import wait_for
+
+
+def auth(token):
+    return {"Authorization": "Bearer " + token}
+
+
+class TabLoad:
+    def __init__(self, server, threads=8, sessions_per_thread=4):
+        self.server = server
+        self.sessions = [server.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
+                         for _ in range(threads * sessions_per_thread)]
+        self.acknowledged = {sid: 1 for sid, _ in self.sessions}
+        self.statuses = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._work, args=(self.sessions[i::threads],)) for i in range(threads)]
+
+    def __enter__(self):
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=30)
+
+    def count(self, status):
+        with self._lock:
+            return self.statuses.get(status, 0)
+
+    def wait_for_answers(self, more, timeout, message):
+        """Waits until `more` further requests were answered 200."""
+        target = self.count(200) + more
+        wait_for(lambda: self.count(200) >= target, timeout, interval=0.05, message=message)
+
+    def lost(self):
+        """(session, acknowledged, stored) for every session whose stored revision is older than
+        one answered 2xx; read after the load stopped."""
+        found = []
+        for sid, token in self.sessions:
+            status, _, state = self.server.request("GET", f"/v1/sessions/{sid}", headers=auth(token))
+            assert status == 200, state
+            if state["revision"] < self.acknowledged[sid]:
+                found.append((sid, self.acknowledged[sid], state["revision"]))
+        return found
+
+    def _work(self, mine):
+        connection = self.server.connection(timeout=10)
+        step = 0
+        while not self._stop.is_set():
+            sid, token = mine[step % len(mine)]
+            tab = "todos" if (step // len(mine)) % 2 == 0 else "profile"
+            step += 1
+            try:
+                status, _, body = self.server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": tab}, auth(token),
+                                                      connection)
+            except OSError:
+                connection.close()
+                connection = self.server.connection(timeout=10)
+                continue
+            with self._lock:
+                self.statuses[status] = self.statuses.get(status, 0) + 1
+                if status == 200:
+                    self.acknowledged[sid] = max(self.acknowledged[sid], body["state"]["revision"])
