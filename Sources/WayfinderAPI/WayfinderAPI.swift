@@ -24,6 +24,8 @@ public final class WayfinderAPI: HTTPHandler {
     /// Runs the app's effects off the loops.
     let effects: EffectRunner
     let catalogDOT: [UInt8]
+    /// The route params the app declares `Secret`: redacted in the journal and bundles.
+    let secrets: SecretParams
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
@@ -48,6 +50,7 @@ public final class WayfinderAPI: HTTPHandler {
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
+        self.secrets = SecretParams(engine.app)
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.
@@ -155,7 +158,7 @@ public final class WayfinderAPI: HTTPHandler {
         let method = request.method
         guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
         switch endpoint {
-        case .createSession: return try createSession(request)
+        case .createSession: return try createSession(request, requestID: context.requestID)
         case .session(let id):
             return method == "DELETE" ? try deleteSession(id, request) : try readSession(id, request, context)
         case .routes(let id): return try mutate(id, request, context) { body in .trigger(RouteRequest(try body.requiredString("route"), params: try body.optionalObject("params") ?? [:])) }
@@ -163,6 +166,8 @@ public final class WayfinderAPI: HTTPHandler {
         case .tab(let id): return try mutate(id, request, context) { body in .selectTab(try body.requiredString("tab")) }
         case .deepLinks(let id): return try mutate(id, request, context) { body in .openDeepLink(try body.requiredString("url")) }
         case .events(let id): return try openEvents(id, request)
+        case .history(let id): return try history(id, request)
+        case .rewind(let id): return try rewind(id, request, context)
         case .flows: return try flows(request)
         case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
         case .readyz: return try readiness()

@@ -8,7 +8,7 @@ import WayfinderStore
 /// Serves an ``Application`` with everything the `wayfinder` executable does: every setting as a
 /// flag and a `WAYFINDER_*` environment variable, `--help`, the SQLite (default), memory and
 /// Redis stores, the web client at `/` and the contract at `/openapi.yaml`, `/metrics`, JSON
-/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck` subcommand.
+/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck` and `replay` subcommands.
 ///
 /// A team's whole `main.swift`:
 ///
@@ -40,13 +40,14 @@ public struct Server: Sendable {
         self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
     }
 
-    /// Runs the command line: `healthcheck`, `--help`, or the server until SIGTERM or SIGINT,
+    /// Runs the command line: `healthcheck`, `replay BUNDLE.json`, `--help`, or the server until SIGTERM or SIGINT,
     /// then exits (0 after a graceful stop, 2 for bad settings or a broken application).
     public func run(
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Never {
         if arguments.first == "healthcheck" { Healthcheck.run(environment: environment) }
+        if arguments.first == "replay" { ReplayCommand.run(Array(arguments.dropFirst()), makeApplication: makeApplication) }
         let settings: Settings
         do {
             switch try Settings.parse(arguments: arguments, environment: environment) {
@@ -122,7 +123,8 @@ public struct Server: Sendable {
 
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
         let storeConfiguration = StoreConfiguration(
-            ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession)
+            ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession,
+            journalEntriesPerSession: settings.journalEntries, journalBytesPerSession: settings.journalBytes)
         let store: any SessionStore
         do {
             if settings.store == "memory" {
@@ -145,6 +147,7 @@ public struct Server: Sendable {
         apiConfiguration.publicDirectory = settings.publicDirectory
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
         apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
+        apiConfiguration.journal = settings.journal
         apiConfiguration.unusedSessionTTLMillis = Int64(settings.unusedSessionTTLSeconds * 1000)
         apiConfiguration.maxSessionBytes = settings.maxSessionBytes
         apiConfiguration.maxIdempotencyKeyBytes = settings.maxIdempotencyKeyBytes

@@ -41,6 +41,8 @@ extension WayfinderAPI {
                 var transitions = outcome.transitions
                 var queue = outcome.effects
                 var leftover: [EffectRequest] = []
+                // The journal's record of this revision: the action, then each result folded in.
+                var journal: [JournalAction] = [.action(pending.action)]
                 while !queue.isEmpty {
                     let request = queue.removeFirst()
                     let identity = Self.identity(request)
@@ -58,6 +60,7 @@ extension WayfinderAPI {
                     }
                     var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                     let next = try engine.reduce(state, .completeEffect(id: request.effect.id, completion), memo: &memo)
+                    journal.append(.action(.completeEffect(id: request.effect.id, completion)))
                     state = next.state
                     transitions += next.transitions
                     queue += next.effects
@@ -75,7 +78,8 @@ extension WayfinderAPI {
                 do {
                     let response = try commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo)
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, journal: journal,
+                        requestID: pending.context.requestID)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
@@ -131,20 +135,26 @@ extension WayfinderAPI {
                 guard state.effects.contains(where: { $0.id == effectID }) else { return }
                 var memo = cache.memo(key) ?? RenderMemo()
                 var outcome: Outcome
+                var journal: [JournalAction] = [.action(.completeEffect(id: effectID, completion))]
                 do {
                     outcome = try engine.reduce(state, .completeEffect(id: effectID, completion), memo: &memo)
                 } catch {
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("\(error)"))])
                     outcome = engine.abandonEffect(effectID, in: state)
+                    journal = [.abandonEffect(effectID)]
                 }
                 do {
-                    _ = try commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                    _ = try commit(
+                        outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
+                        journal: journal, requestID: nil)
                 } catch APIError.sessionTooLarge {
                     // The result would make the session too large: the flow does not get it, and
                     // its screen stops waiting.
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("session too large"))])
                     outcome = engine.abandonEffect(effectID, in: state)
-                    _ = try commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                    _ = try commit(
+                        outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
+                        journal: [.abandonEffect(effectID)], requestID: nil)
                 }
                 deliverLater(outcome.effects.map { ($0, nil) }, session: id)
                 return

@@ -52,7 +52,7 @@ extension WayfinderAPI {
             do {
                 let response = try commit(
                     outcome, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                    memo: memo)
+                    memo: memo, journal: [.action(action)], requestID: context.requestID)
                 if case .trigger(let route) = action, outcome.changed {
                     metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
                 }
@@ -80,12 +80,13 @@ extension WayfinderAPI {
     }
 
     /// Stores an action's outcome (compare-and-set on `session`'s revision, with the
-    /// idempotency record) and gives the answer; the rendering is remembered once it is stored.
+    /// idempotency record, and a journal entry of `journal` if the state changed and the journal
+    /// is on) and gives the answer; the rendering is remembered once it is stored.
     /// - Throws: `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came first,
     ///   `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo
+        fingerprint: [UInt8]?, memo: RenderMemo, journal: [JournalAction], requestID: String?
     ) throws -> HTTPResponse {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         guard outcome.changed || key != nil else {
@@ -99,11 +100,13 @@ extension WayfinderAPI {
         // Like reads, writes move `lastUsed` at most every touch interval: a store can then
         // leave its expiry index alone on most saves.
         if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
+        var entry: JournalEntry?
         if outcome.changed {
             var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
             next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
             try checkSize(next.state)
             cache.putStoredMemo(cacheKey, codecMemo)
+            entry = journalEntry(journal, outcome, stateBytes: next.state, time: now, requestID: requestID)
         }
         let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
         let record = key.map { key in
@@ -111,7 +114,7 @@ extension WayfinderAPI {
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
                 headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
         }
-        try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record) }
+        try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record, journal: entry) }
         cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
         return HTTPResponse(status: status, headers: headers, body: bytes)
     }

@@ -6,7 +6,7 @@ import WayfinderStore
 extension WayfinderAPI {
     // MARK: Create
 
-    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+    func createSession(_ request: HTTPRequest, requestID: String) throws -> HTTPResponse {
         if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
             throw APIError.rateLimited(retryAfter: wait)
         }
@@ -30,7 +30,10 @@ extension WayfinderAPI {
                 id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
                 lastUsed: now - unusedSessionHeadStartMillis)
             do {
-                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions, now: now) }
+                let entry = journalEntry(
+                    [.start(context: state.context, deepLink: deepLink)], Outcome(state: state, transitions: [], changed: true),
+                    stateBytes: encoded, time: now, requestID: requestID)
+                try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions, now: now, journal: entry) }
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }

@@ -45,6 +45,9 @@ public struct APIConfiguration: Sendable {
     /// then, their results are in the answer; else the screen shows as busy and the results
     /// come as a later revision.
     public var effectWait: Duration = .seconds(1)
+    /// Whether each session's changes are recorded in its journal (`GET …/history`, rewind,
+    /// replay bundles). Its bounds are the store's (`StoreConfiguration`). Default on.
+    public var journal = true
 
     public init() {}
 }

@@ -22,9 +22,28 @@ enum RedisScript: Int, CaseIterable, Sendable {
             redis.call('ZREM', 'wf:irec', id .. '\n' .. key)
           end
           redis.call('DEL', index)
+          redis.call('DEL', 'wf:j:' .. id)
           redis.call('ZREM', 'wf:live', id)
           redis.call('SREM', 'wf:fx', id)
           return existed
+        end
+
+        -- Appends ARGV[at] ('<revision> <entry>') to the session's journal 'wf:j:{id}', then drops
+        -- the oldest while more than ARGV[at + 1] are kept or they hold more than ARGV[at + 2]
+        -- bytes (never the newest); the hash's 'jb' keeps the byte count.
+        local function journal(id, skey, at, ttl)
+          local entry = ARGV[at]
+          if not entry then return end
+          local jkey = 'wf:j:' .. id
+          local bytes = tonumber(redis.call('HGET', skey, 'jb') or '0') + #entry
+          local count = redis.call('RPUSH', jkey, entry)
+          local maxEntries, maxBytes = tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
+          while count > 1 and (count > maxEntries or bytes > maxBytes) do
+            bytes = bytes - #redis.call('LPOP', jkey)
+            count = count - 1
+          end
+          redis.call('HSET', skey, 'jb', bytes)
+          redis.call('PEXPIRE', jkey, ttl)
         end
 
         -- Files the session under 'wf:fx' while its state may hold pending effects.
@@ -45,6 +64,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
         switch self {
         case .create:
             // ARGV: id, rev, token, state, used, keyTTL, max, cutoff, channel, origin, reclaimLimit
+            //       [, journal entry, journal entries, journal bytes]
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
                 local id = ARGV[1]
@@ -68,14 +88,17 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 end
                 redis.call('HSET', skey, 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5])
                 noteEffects(id, ARGV[4])
+                journal(id, skey, 12, ARGV[6])
                 redis.call('PEXPIRE', skey, ARGV[6])
                 redis.call('ZADD', 'wf:live', ARGV[5], id)
                 return reply
                 """#
         case .save:
             // ARGV: id, expected, rev, token, state, used, keyTTL, channel, origin
-            //       [, key, record, createdAt, recordTTL, keyCutoff, keep]
+            //       [, key, record, createdAt, recordTTL, keyCutoff, keep
+            //        [, journal entry, journal entries, journal bytes]]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
+            // An empty key stands for none (a journal entry without an idempotency record).
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
             // After adding a record, only the session's `keep` newest stay.
             return #"""
@@ -85,7 +108,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 if not current then return {'notfound'} end
                 if current ~= ARGV[2] then return {'conflict', current} end
                 local index = 'wf:ik:' .. id
-                if ARGV[10] then
+                local hasKey = ARGV[10] and ARGV[10] ~= ''
+                if hasKey then
                   local created = redis.call('ZSCORE', index, ARGV[10])
                   if created and tonumber(created) >= tonumber(ARGV[14]) then return {'keytaken'} end
                 end
@@ -96,7 +120,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 noteEffects(id, ARGV[5])
                 redis.call('PEXPIRE', skey, ARGV[7])
                 redis.call('ZADD', 'wf:live', used, id)
-                if ARGV[10] then
+                journal(id, skey, 16, ARGV[7])
+                if hasKey then
                   redis.call('SET', 'wf:i:' .. id .. ':' .. ARGV[10], ARGV[11], 'PX', ARGV[13])
                   redis.call('ZADD', index, ARGV[12], ARGV[10])
                   redis.call('ZADD', 'wf:irec', ARGV[12], id .. '\n' .. ARGV[10])
@@ -127,6 +152,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 end
                 redis.call('PEXPIRE', skey, ARGV[3])
                 redis.call('PEXPIRE', 'wf:ik:' .. ARGV[1], ARGV[3])
+                redis.call('PEXPIRE', 'wf:j:' .. ARGV[1], ARGV[3])
                 return 1
                 """#
         case .delete:

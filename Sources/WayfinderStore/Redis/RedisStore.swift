@@ -12,6 +12,7 @@ import Synchronization
 /// | `wf:i:{id}:{key}` | string | one `IdempotencyRecord` (`RedisRecordCoding`) | idempotency TTL + allowance |
 /// | `wf:live` | sorted set | every stored session id, scored by `used` | none |
 /// | `wf:irec` | sorted set | `{id}\n{key}` of every idempotency record, scored by `createdAt` | none |
+/// | `wf:j:{id}` | list | the session's journal, oldest first: `{revision} {entry bytes}` (the hash's `jb` counts their bytes) | same as `wf:s:{id}` |
 ///
 /// Changes are published on the channel `wf:changes` (`wf:changes:{db}` for a database other than
 /// 0, since Redis channels are global) as `{id} saved {rev} {origin}` or `{id} deleted {origin}`.
@@ -115,7 +116,7 @@ public final class RedisStore: SessionStore {
 
     // MARK: SessionStore
 
-    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
         let reply = try evaluate(.create) { command in
             command.add(session.id)
             command.add(session.revision)
@@ -128,6 +129,7 @@ public final class RedisStore: SessionStore {
             command.add(channel)
             command.add(origin)
             command.add(batchLimit)
+            if let journal { addJournal(journal, to: &command) }
         }
         guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "create") }
         for part in parts.dropFirst() {
@@ -155,7 +157,7 @@ public final class RedisStore: SessionStore {
         return StoredSession(id: id, tokenHash: tokenHash, revision: revision, state: state, lastUsed: Int64(lastUsed))
     }
 
-    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
         let reply = try evaluate(.save) { command in
             command.add(session.id)
             command.add(expectedRevision)
@@ -173,7 +175,10 @@ public final class RedisStore: SessionStore {
                 command.add(recordKeyTTL)
                 command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
                 command.add(configuration.idempotencyRecordsPerSession)
+            } else if journal != nil {
+                for _ in 0..<6 { command.add("") }
             }
+            if let journal { addJournal(journal, to: &command) }
         }
         guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "save") }
         switch outcome {
@@ -191,6 +196,30 @@ public final class RedisStore: SessionStore {
         default:
             throw unexpected(reply, "save")
         }
+    }
+
+    /// The script arguments of a journal entry: `{revision} {bytes}`, then the bounds.
+    private func addJournal(_ journal: JournalEntry, to command: inout RedisCommand) {
+        command.add(Array("\(journal.revision) ".utf8) + journal.bytes)
+        command.add(configuration.journalEntriesPerSession)
+        command.add(configuration.journalBytesPerSession)
+    }
+
+    public func journal(id: String, since: Int) throws -> [JournalEntry] {
+        var command = RedisCommand("LRANGE")
+        command.add("wf:j:" + id)
+        command.add("0")
+        command.add("-1")
+        let reply = try pool.withConnection(retryOnFreshConnection: true) { try $0.run(command) }
+        guard case .array(let items) = reply else { throw unexpected(reply, "journal") }
+        var entries: [JournalEntry] = []
+        for item in items {
+            guard let bytes = item.bytes, let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+                let revision = Int(String(decoding: bytes[..<space], as: UTF8.self))
+            else { throw StoreError.unavailable("redis: corrupt journal entry in wf:j:\(id)") }
+            if revision >= since { entries.append(JournalEntry(revision: revision, bytes: Array(bytes[(space + 1)...]))) }
+        }
+        return entries
     }
 
     public func touch(id: String, now: Int64) throws {

@@ -227,11 +227,13 @@ public final class SQLiteStore: SessionStore {
         }
         for statement in statements {
             switch statement {
-            case .insert(let session):
+            case .insert(let session, let journal):
                 guard try writer.insert(session) else { throw StoreError.duplicateID }
-            case .save(let session, let expectedRevision):
+                try append(journal, session.id, writer)
+            case .save(let session, let expectedRevision, let journal):
                 switch try writer.save(session, expectedRevision: expectedRevision, idempotency: nil) {
                 case .saved:
+                    try append(journal, session.id, writer)
                     if session.revision != expectedRevision {
                         writer.groupChanges.append((session.id, .saved(revision: session.revision)))
                     }
@@ -310,11 +312,18 @@ public final class SQLiteStore: SessionStore {
     /// Rows in the row cache (for tests).
     var cachedRows: Int { rows.count }
 
-    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+    /// Appends a journal entry in the group (the writer lock is held), with the bounds applied.
+    private func append(_ journal: JournalEntry?, _ id: String, _ writer: SQLiteWriter) throws {
+        guard let journal else { return }
+        try writer.journal.append(
+            journal, sessionID: id, maxEntries: configuration.journalEntriesPerSession, maxBytes: configuration.journalBytesPerSession)
+    }
+
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
         // Deferred: a new id cannot conflict with a compare-and-set, so the insert waits in the
         // queue (its row pinned in the cache) and the slot under the cap is taken here.
         if rows.isEnabled, storedCount.increment(ifBelow: maxSessions) {
-            if rows.createPending(session, enqueue: { enqueue(.insert(session)) }) {
+            if rows.createPending(session, enqueue: { enqueue(.insert(session, journal: journal)) }) {
                 if !callerDefersCommits { try flush() }
                 return
             }
@@ -327,6 +336,7 @@ public final class SQLiteStore: SessionStore {
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
             guard try writer.insert(session) else { return .duplicate }
+            try append(journal, session.id, writer)
             rows.writing(session.id) { row in row = session }
             storedCount.add(1, ordering: .relaxed)
             return .created
@@ -355,14 +365,14 @@ public final class SQLiteStore: SessionStore {
         return configuration.isExpired(lastUsed: session.lastUsed, now: now) ? nil : session
     }
 
-    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
         // The cached row is the newest revision (every write goes through this store and updates
         // it): check the compare-and-set against it and queue the statement. A save with an
         // idempotency record is not deferred: its key is checked against the file, under the
         // writer lock, in the same step as the update.
         if idempotency == nil {
             let check = rows.compareAndSet(session, expected: expectedRevision) {
-                enqueue(.save(session, expectedRevision: expectedRevision))
+                enqueue(.save(session, expectedRevision: expectedRevision, journal: journal))
             }
             switch check {
             case .saved:
@@ -383,6 +393,7 @@ public final class SQLiteStore: SessionStore {
                 let outcome = try writer.save(
                     session, expectedRevision: expectedRevision, idempotency: idempotency,
                     keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession)
+                if outcome == .saved { try append(journal, session.id, writer) }
                 if outcome == .saved, let current = row {
                     var next = session
                     next.lastUsed = max(current.lastUsed, session.lastUsed)
@@ -402,6 +413,10 @@ public final class SQLiteStore: SessionStore {
         case .keyTaken: throw StoreError.idempotencyKeyTaken
         case .saved: return
         }
+    }
+
+    public func journal(id: String, since: Int) throws -> [JournalEntry] {
+        try withReader { try $0.journal(id: id, since: since) }
     }
 
     public func touch(id: String, now: Int64) throws {
@@ -474,8 +489,8 @@ public final class SQLiteStore: SessionStore {
 
     /// A write whose check passed in memory, waiting to run in the group.
     private enum DeferredStatement: Sendable {
-        case insert(StoredSession)
-        case save(StoredSession, expectedRevision: Int)
+        case insert(StoredSession, journal: JournalEntry?)
+        case save(StoredSession, expectedRevision: Int, journal: JournalEntry?)
     }
 
     private struct StatementQueue: Sendable {

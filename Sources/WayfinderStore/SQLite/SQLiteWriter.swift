@@ -48,6 +48,8 @@ final class SQLiteWriter: @unchecked Sendable {
     private let selectCount: SQLiteStatement
     /// Reads through the writing connection: they see the open group's uncommitted writes.
     let ownReads: SQLiteReader
+    /// Appends journal entries in the group.
+    let journal: SQLiteJournalWriter
 
     /// Whether the group transaction is open.
     var groupIsOpen = false
@@ -59,6 +61,7 @@ final class SQLiteWriter: @unchecked Sendable {
     init(connection: SQLiteConnection) throws {
         self.connection = connection
         ownReads = try SQLiteReader(connection: connection)
+        journal = try SQLiteJournalWriter(connection: connection)
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(

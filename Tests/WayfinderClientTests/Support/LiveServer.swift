@@ -74,8 +74,8 @@ final class FaultyStore: SessionStore {
     }
 
     var changes: ChangeFeed { base.changes }
-    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
-        try base.create(session, maxSessions: maxSessions, now: now)
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
+        try base.create(session, maxSessions: maxSessions, now: now, journal: journal)
     }
     func load(id: String, now: Int64) throws -> StoredSession? {
         try check()
@@ -85,9 +85,10 @@ final class FaultyStore: SessionStore {
         try check()
         return base.load(id: id, key: key, now: now)
     }
-    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
+        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal)
     }
+    func journal(id: String, since: Int) throws -> [JournalEntry] { try base.journal(id: id, since: since) }
     func touch(id: String, now: Int64) throws { try base.touch(id: id, now: now) }
     func delete(id: String, expectedRevision: Int?) throws -> Bool { try base.delete(id: id, expectedRevision: expectedRevision) }
     func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {

@@ -1,0 +1,95 @@
+/// One entry of a session's journal: the revision it made, when and by which request, the
+/// actions that made it (a client's action and the effect results folded into the same
+/// revision), the transitions, the screens on show after it, and the state it left (stored form,
+/// so secrets withheld from pending effects stay withheld) with its digest.
+///
+/// The server writes entries with ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``
+/// and the history endpoint, bundles, `wayfinder replay` and the testing library read them with
+/// ``init(json:)``: one shape, one serialiser.
+public struct JournalRecord: Sendable, Hashable {
+    public var revision: Int
+    /// Unix milliseconds.
+    public var time: Int64
+    /// The `X-Request-Id` of the request that made it (absent for an effect result applied later).
+    public var requestID: String?
+    public var actions: [JournalAction]
+    public var transitions: [Transition]
+    /// The visible screens after it, bottom to top (names).
+    public var screens: [String]
+    /// ``StateDigest`` of `state`.
+    public var digest: String
+    /// The state after it, as stored; nil if a bundle left it out.
+    public var state: JSONValue?
+
+    public init(
+        revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], screens: [String],
+        digest: String, state: JSONValue?
+    ) {
+        self.revision = revision
+        self.time = time
+        self.requestID = requestID
+        self.actions = actions
+        self.transitions = transitions
+        self.screens = screens
+        self.digest = digest
+        self.state = state
+    }
+
+    /// The entry's bytes for a store: `stateBytes` is `state` as stored (``StateCodec``), embedded
+    /// as it is; secret route params are redacted.
+    public static func encode(
+        revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], state: SessionState,
+        stateBytes: [UInt8], redacting secrets: SecretParams
+    ) -> [UInt8] {
+        var w = JSONWriter(capacity: stateBytes.count + 512)
+        w.beginObject()
+        w.key("revision"); w.int(revision)
+        w.key("time"); w.int(Int(time))
+        if let requestID { w.key("requestId"); w.string(requestID) }
+        w.key("actions"); w.beginArray()
+        for action in actions { action.write(to: &w, redacting: secrets) }
+        w.endArray()
+        w.key("transitions"); w.beginArray()
+        for transition in transitions { transition.write(to: &w) }
+        w.endArray()
+        w.key("screens"); w.beginArray()
+        for screen in state.navigation.visibleScreens { w.string(screen.name) }
+        w.endArray()
+        w.key("digest"); w.string(StateDigest.of(stateBytes))
+        w.key("state"); w.raw(stateBytes)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// Reads an entry (from a store or a bundle).
+    /// - Throws: ``JournalError/malformed(_:)``.
+    public init(json: JSONValue) throws(JournalError) {
+        guard let object = json.objectValue, let revision = object["revision"]?.intValue else {
+            throw .malformed("an entry has no revision")
+        }
+        guard let digest = object["digest"]?.stringValue else { throw .malformed("entry \(revision) has no digest") }
+        guard let actions = object["actions"]?.arrayValue, !actions.isEmpty else { throw .malformed("entry \(revision) has no actions") }
+        var parsed: [JournalAction] = []
+        for action in actions { parsed.append(try JournalAction(json: action)) }
+        var transitions: [Transition] = []
+        for value in object["transitions"]?.arrayValue ?? [] {
+            guard let op = value["op"]?.stringValue.flatMap(Transition.Op.init(rawValue:)) else {
+                throw .malformed("entry \(revision) has a transition without a known op")
+            }
+            transitions.append(Transition(
+                op, (value["screens"]?.arrayValue ?? []).compactMap(\.stringValue), tab: value["tab"]?.stringValue,
+                animated: value["animated"]?.boolValue ?? true))
+        }
+        self.init(
+            revision: revision, time: Int64(object["time"]?.intValue ?? 0), requestID: object["requestId"]?.stringValue,
+            actions: parsed, transitions: transitions, screens: (object["screens"]?.arrayValue ?? []).compactMap(\.stringValue),
+            digest: digest, state: object["state"])
+    }
+
+    /// Reads an entry from its bytes.
+    public init(bytes: [UInt8]) throws(JournalError) {
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch { throw .malformed("an entry is not JSON (\(error))") }
+        try self.init(json: json)
+    }
+}

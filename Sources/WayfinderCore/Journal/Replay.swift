@@ -1,0 +1,148 @@
+/// Runs a ``ReplayBundle`` through the pure engine and checks, revision by revision, that the
+/// state it computes is the one recorded (by digest), stopping at the first divergence with a
+/// readable account of it.
+///
+/// `wayfinder replay BUNDLE.json` prints a report; an app's tests load a bundle from a bug
+/// report and assert it replays clean (`TestSession.replay`), so the bug stays fixed.
+public struct Replay: Sendable {
+    /// One revision replayed.
+    public struct Step: Sendable, Hashable {
+        public var revision: Int
+        /// What made it (`route login`, `back`, `effect e1`, …).
+        public var summary: String
+        public var matches: Bool
+    }
+
+    /// Where the computed story left the recorded one.
+    public struct Divergence: Sendable, Hashable, CustomStringConvertible {
+        public var revision: Int
+        /// Why, in one line (a different state, an action the engine refused, a gap).
+        public var reason: String
+        /// The differences between the recorded and the computed state (and transitions).
+        public var differences: [String]
+
+        public var description: String {
+            (["revision \(revision) diverged: \(reason)"] + differences.map { "  " + $0 }).joined(separator: "\n")
+        }
+    }
+
+    /// The outcome: every revision checked, and the divergence that stopped the run, if any.
+    public struct Report: Sendable, Hashable, CustomStringConvertible {
+        public var steps: [Step]
+        public var divergence: Divergence?
+        /// True when every recorded revision was computed again, equal.
+        public var isClean: Bool { divergence == nil }
+
+        /// One line per revision (`r3 ok  route login`), then the divergence.
+        public var description: String {
+            var lines = steps.map { "r\($0.revision) \($0.matches ? "ok" : "diverged") \($0.summary)" }
+            if let divergence { lines.append(divergence.description) } else { lines.append("\(steps.count) revisions replayed, no divergence") }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    public let engine: Engine
+
+    public init(_ engine: Engine) { self.engine = engine }
+
+    /// Replays `bundle`.
+    public func run(_ bundle: ReplayBundle) -> Report {
+        var report = Report(steps: [], divergence: nil)
+        var states: [Int: SessionState] = [:]
+        var current: SessionState?
+        for entry in bundle.entries {
+            let summary = entry.actions.map(Self.summary).joined(separator: ", ")
+            func diverge(_ reason: String, _ differences: [String] = []) -> Report {
+                report.steps.append(Step(revision: entry.revision, summary: summary, matches: false))
+                report.divergence = Divergence(revision: entry.revision, reason: reason, differences: differences)
+                return report
+            }
+            var state: SessionState
+            var transitions: [Transition] = []
+            do {
+                if let previous = current {
+                    guard entry.revision == previous.revision + 1 else {
+                        return diverge("the bundle has no entry for revision \(previous.revision + 1)")
+                    }
+                    state = previous
+                    for action in entry.actions {
+                        transitions += try apply(action, to: &state, history: states)
+                    }
+                    state.revision = entry.revision
+                } else if case .start(let context, let deepLink)? = entry.actions.first {
+                    state = try engine.start(session: bundle.session, context: context, deepLink: deepLink)
+                    for action in entry.actions.dropFirst() { transitions += try apply(action, to: &state, history: states) }
+                    state.revision = entry.revision
+                    transitions = entry.transitions
+                } else {
+                    // A bundle whose journal had dropped its first entries starts from the state
+                    // of its oldest one.
+                    guard let recorded = entry.state else { return diverge("the oldest entry has no recorded state to start from") }
+                    state = try StateCodec.decode(recorded.canonicalBytes, session: bundle.session)
+                    transitions = entry.transitions
+                }
+            } catch {
+                return diverge("the engine refused it: \(error)")
+            }
+            let bytes = StateCodec.encode(state)
+            guard StateDigest.of(bytes) == entry.digest else {
+                var differences: [String] = []
+                if let recorded = entry.state, let computed = try? JSONParser.parse(bytes) {
+                    differences = JSONDiff.lines(recorded: recorded, computed: computed)
+                }
+                if transitions != entry.transitions {
+                    differences.append("transitions: \(Self.text(entry.transitions)) → \(Self.text(transitions))")
+                }
+                let screens = state.navigation.visibleScreens.map(\.name)
+                if screens != entry.screens {
+                    differences.insert("screens: \(entry.screens.joined(separator: " > ")) → \(screens.joined(separator: " > "))", at: 0)
+                }
+                return diverge("the computed state differs from the recorded one", differences)
+            }
+            report.steps.append(Step(revision: entry.revision, summary: summary, matches: true))
+            states[entry.revision] = state
+            current = state
+        }
+        return report
+    }
+
+    /// Applies one recorded action; returns its transitions.
+    private func apply(_ action: JournalAction, to state: inout SessionState, history: [Int: SessionState]) throws -> [Transition] {
+        switch action {
+        case .start: throw JournalError.malformed("a session starts only once")
+        case .action(let action):
+            let outcome = try engine.reduce(state, action)
+            state = outcome.state
+            return outcome.transitions
+        case .abandonEffect(let id):
+            state = engine.abandonEffect(id, in: state).state
+            return []
+        case .rewind(let revision):
+            guard let earlier = history[revision] else { throw JournalError.malformed("a rewind to revision \(revision), which the bundle lacks") }
+            let outcome = engine.rewind(state, to: earlier)
+            state = outcome.state
+            return outcome.transitions
+        }
+    }
+
+    static func summary(_ action: JournalAction) -> String {
+        switch action {
+        case .start(_, let link): link.map { "start \($0)" } ?? "start"
+        case .action(.trigger(let route)): "route \(route.name)"
+        case .action(.back): "back"
+        case .action(.selectTab(let tab)): "tab \(tab)"
+        case .action(.openDeepLink(let url)): "deep link \(url)"
+        case .action(.completeEffect(let id, _)): "effect \(id) result"
+        case .abandonEffect(let id): "effect \(id) abandoned"
+        case .rewind(let revision): "rewind to r\(revision)"
+        }
+    }
+
+    private static func text(_ transitions: [Transition]) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for transition in transitions { transition.write(to: &w) }
+        w.endArray()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+}

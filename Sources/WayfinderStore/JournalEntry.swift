@@ -1,0 +1,37 @@
+/// One entry of a session's journal as a store keeps it: the revision it records and its bytes
+/// (JSON written by the API; opaque to the store, like a session's state).
+public struct JournalEntry: Sendable, Equatable {
+    public var revision: Int
+    public var bytes: [UInt8]
+
+    public init(revision: Int, bytes: [UInt8]) {
+        self.revision = revision
+        self.bytes = bytes
+    }
+}
+
+/// A session's journal in memory, with its bounds applied as entries are appended (the memory
+/// store keeps one per session; the other stores apply the same rule in their own terms).
+struct JournalLog: Sendable {
+    private(set) var entries: [JournalEntry] = []
+    private(set) var bytes = 0
+
+    /// Appends `entry`, then drops the oldest entries while more than `maxEntries` are kept or
+    /// they hold more than `maxBytes` (never the newest).
+    mutating func append(_ entry: JournalEntry, maxEntries: Int, maxBytes: Int) {
+        entries.append(entry)
+        bytes += entry.bytes.count
+        var drop = 0
+        while entries.count - drop > 1, entries.count - drop > maxEntries || bytes > maxBytes {
+            bytes -= entries[drop].bytes.count
+            drop += 1
+        }
+        if drop > 0 { entries.removeFirst(drop) }
+    }
+
+    /// The entries with a revision of at least `since`.
+    func since(_ revision: Int) -> [JournalEntry] {
+        guard let first = entries.firstIndex(where: { $0.revision >= revision }) else { return [] }
+        return Array(entries[first...])
+    }
+}
