@@ -88,7 +88,7 @@ final class FaultyStore: SessionStore {
     func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
         try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal)
     }
-    func journal(id: String, since: Int) throws -> [JournalEntry] { try base.journal(id: id, since: since) }
+    func journal(id: String, since: Int) throws -> [JournalEntry] { base.journal(id: id, since: since) }
     func touch(id: String, now: Int64) throws { try base.touch(id: id, now: now) }
     func delete(id: String, expectedRevision: Int?) throws -> Bool { try base.delete(id: id, expectedRevision: expectedRevision) }
     func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {
