@@ -9,7 +9,7 @@ struct ChangePasswordFlow: DemoFlow {
     }
 
     enum Route: FlowRoute {
-        case savePassword(password: String, confirm: String)
+        case savePassword(password: Secret, confirm: Secret)
         case done
         enum CodingKeys: CodingKey, CaseIterable { case savePassword, done }
     }
@@ -28,8 +28,8 @@ struct ChangePasswordFlow: DemoFlow {
     func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
         switch route {
         case .savePassword(let password, let confirm):
-            guard password == confirm else { return flow.reject("The passwords do not match.") }
-            guard Credentials.isValid(password: password) else { return flow.reject("Use at least 8 characters.") }
+            guard password.value == confirm.value else { return flow.reject("The passwords do not match.") }
+            guard Credentials.isValid(password: password.value) else { return flow.reject("Use at least 8 characters.") }
             flow.push(.passwordChanged)
         case .done:
             try flow.finish()

@@ -10,7 +10,19 @@ public struct Replay: Sendable {
         public var revision: Int
         /// What made it (`route login`, `back`, `effect e1`, …).
         public var summary: String
-        public var matches: Bool
+        public var verdict: Verdict
+    }
+
+    /// How a revision compared.
+    public enum Verdict: String, Sendable, Hashable {
+        /// The computed state is the recorded one.
+        case ok
+        /// It differs (the run stops here).
+        case diverged
+        /// Its action carried a redacted secret and the computed state differs: the engine cannot
+        /// see the value the user typed (a too-short password, say), so the recorded state is
+        /// taken and the run goes on from it.
+        case recorded
     }
 
     /// Where the computed story left the recorded one.
@@ -35,15 +47,21 @@ public struct Replay: Sendable {
 
         /// One line per revision (`r3 ok  route login`), then the divergence.
         public var description: String {
-            var lines = steps.map { "r\($0.revision) \($0.matches ? "ok" : "diverged") \($0.summary)" }
+            var lines = steps.map { step in
+                "r\(step.revision) \(step.verdict.rawValue) \(step.summary)" + (step.verdict == .recorded ? " (a secret was redacted: the recorded state is taken)" : "")
+            }
             if let divergence { lines.append(divergence.description) } else { lines.append("\(steps.count) revisions replayed, no divergence") }
             return lines.joined(separator: "\n")
         }
     }
 
     public let engine: Engine
+    private let secrets: SecretParams
 
-    public init(_ engine: Engine) { self.engine = engine }
+    public init(_ engine: Engine) {
+        self.engine = engine
+        self.secrets = SecretParams(engine.app)
+    }
 
     /// Replays `bundle`.
     public func run(_ bundle: ReplayBundle) -> Report {
@@ -53,7 +71,7 @@ public struct Replay: Sendable {
         for entry in bundle.entries {
             let summary = entry.actions.map(Self.summary).joined(separator: ", ")
             func diverge(_ reason: String, _ differences: [String] = []) -> Report {
-                report.steps.append(Step(revision: entry.revision, summary: summary, matches: false))
+                report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .diverged))
                 report.divergence = Divergence(revision: entry.revision, reason: reason, differences: differences)
                 return report
             }
@@ -82,10 +100,22 @@ public struct Replay: Sendable {
                     transitions = entry.transitions
                 }
             } catch {
+                if let recorded = adoptable(entry, bundle) {
+                    report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .recorded))
+                    states[entry.revision] = recorded
+                    current = recorded
+                    continue
+                }
                 return diverge("the engine refused it: \(error)")
             }
             let bytes = StateCodec.encode(state)
             guard StateDigest.of(bytes) == entry.digest else {
+                if let recorded = adoptable(entry, bundle) {
+                    report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .recorded))
+                    states[entry.revision] = recorded
+                    current = recorded
+                    continue
+                }
                 var differences: [String] = []
                 if let recorded = entry.state, let computed = try? JSONParser.parse(bytes) {
                     differences = JSONDiff.lines(recorded: recorded, computed: computed)
@@ -99,11 +129,27 @@ public struct Replay: Sendable {
                 }
                 return diverge("the computed state differs from the recorded one", differences)
             }
-            report.steps.append(Step(revision: entry.revision, summary: summary, matches: true))
+            report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .ok))
             states[entry.revision] = state
             current = state
         }
         return report
+    }
+
+    /// The recorded state of `entry` if its actions carried a redacted secret (so the engine could
+    /// not decide as it did) and the state is in the bundle and consistent with its digest.
+    private func adoptable(_ entry: JournalRecord, _ bundle: ReplayBundle) -> SessionState? {
+        let redacted = entry.actions.contains { action in
+            guard case .action(.trigger(let route)) = action else { return false }
+            return route.params.contains { name, value in
+                value == .string(JournalAction.redacted) && secrets.isSecret(route: route.name, param: name)
+            }
+        }
+        guard redacted, let recorded = entry.state else { return nil }
+        guard let state = try? StateCodec.decode(recorded.canonicalBytes, session: bundle.session),
+            StateDigest.of(StateCodec.encode(state)) == entry.digest
+        else { return nil }
+        return state
     }
 
     /// Applies one recorded action; returns its transitions.
