@@ -1,4 +1,4 @@
-/// Size limits the parser enforces while bytes arrive (api-v1.md, "Limits").
+/// Size limits the parser enforces while bytes arrive (docs/limits.md).
 public struct HTTPParserLimits: Sendable, Hashable {
     /// Request line, CRLF excluded; longer gives `414`.
     public var maxRequestLineBytes: Int

@@ -15,7 +15,7 @@ extension HTTPError {
         }
     }
 
-    /// The machine-readable `code` (api-v1.md, "Error codes").
+    /// The machine-readable `code` (docs/api.md, "Errors").
     public var code: String {
         switch self {
         case .badRequest: "bad_request"

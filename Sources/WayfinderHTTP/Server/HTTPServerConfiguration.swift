@@ -1,4 +1,4 @@
-/// Settings of an `HTTPServer`. Durations are `Duration`s; defaults follow api-v1.md ("Limits").
+/// Settings of an `HTTPServer`. Durations are `Duration`s; defaults are in docs/limits.md.
 public struct HTTPServerConfiguration: Sendable {
     /// Address to bind ("127.0.0.1", "0.0.0.0", "::1", ...).
     public var host: String = "127.0.0.1"
