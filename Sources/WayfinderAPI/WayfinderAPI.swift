@@ -26,6 +26,8 @@ public final class WayfinderAPI: HTTPHandler {
     let catalogDOT: [UInt8]
     /// The route params the app declares `Secret`: redacted in the journal and bundles.
     let secrets: SecretParams
+    /// Where users go, per variant (`/metrics`, the flow graph with `traffic=1`).
+    let traffic: Traffic
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
@@ -51,6 +53,7 @@ public final class WayfinderAPI: HTTPHandler {
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
         self.secrets = SecretParams(engine.app)
+        self.traffic = Traffic(engine.app)
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.

@@ -78,7 +78,7 @@ extension WayfinderAPI {
                 do {
                     let response = try commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, journal: journal,
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base, journal: journal,
                         requestID: pending.context.requestID)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
@@ -146,7 +146,7 @@ extension WayfinderAPI {
                 do {
                     _ = try commit(
                         outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
-                        journal: journal, requestID: nil)
+                        before: state, journal: journal, requestID: nil)
                 } catch APIError.sessionTooLarge {
                     // The result would make the session too large: the flow does not get it, and
                     // its screen stops waiting.
@@ -154,7 +154,7 @@ extension WayfinderAPI {
                     outcome = engine.abandonEffect(effectID, in: state)
                     _ = try commit(
                         outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
-                        journal: [.abandonEffect(effectID)], requestID: nil)
+                        before: state, journal: [.abandonEffect(effectID)], requestID: nil)
                 }
                 deliverLater(outcome.effects.map { ($0, nil) }, session: id)
                 return

@@ -74,7 +74,7 @@ extension WayfinderAPI {
             do {
                 return try commit(
                     outcome, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: nil, fingerprint: nil,
-                    memo: cache.memo(cacheKey) ?? RenderMemo(), journal: [.rewind(revision: target)], requestID: context.requestID)
+                    memo: cache.memo(cacheKey) ?? RenderMemo(), before: state, journal: [.rewind(revision: target)], requestID: context.requestID)
             } catch StoreError.conflict(let current) {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
                 guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }

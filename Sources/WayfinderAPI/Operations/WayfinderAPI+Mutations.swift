@@ -52,7 +52,7 @@ extension WayfinderAPI {
             do {
                 let response = try commit(
                     outcome, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                    memo: memo, journal: [.action(action)], requestID: context.requestID)
+                    memo: memo, before: state, journal: [.action(action)], requestID: context.requestID)
                 if case .trigger(let route) = action, outcome.changed {
                     metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
                 }
@@ -86,7 +86,7 @@ extension WayfinderAPI {
     ///   `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo, journal: [JournalAction], requestID: String?
+        fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?
     ) throws -> HTTPResponse {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         guard outcome.changed || key != nil else {
@@ -115,6 +115,7 @@ extension WayfinderAPI {
                 headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
         }
         try metrics.timed(.save) { try store.save(next, expectedRevision: session.revision, idempotency: record, journal: entry) }
+        if outcome.changed { traffic.record(before: before, after: outcome.state, actions: journal) }
         cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
         return HTTPResponse(status: status, headers: headers, body: bytes)
     }

@@ -29,14 +29,14 @@ extension WayfinderAPI {
             let stored = StoredSession(
                 id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
                 lastUsed: now - unusedSessionHeadStartMillis)
+            let start: [JournalAction] = [.start(context: state.context, deepLink: deepLink)]
+            let entry = journalEntry(start, Outcome(state: state, transitions: [], changed: true), stateBytes: encoded, time: now, requestID: requestID)
             do {
-                let entry = journalEntry(
-                    [.start(context: state.context, deepLink: deepLink)], Outcome(state: state, transitions: [], changed: true),
-                    stateBytes: encoded, time: now, requestID: requestID)
                 try metrics.timed(.create) { try store.create(stored, maxSessions: configuration.maxSessions, now: now, journal: entry) }
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
+            traffic.record(before: nil, after: state, actions: start)
             let rendered = render(state, key: SessionKey(id), startingFrom: memo)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()

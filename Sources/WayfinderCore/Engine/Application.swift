@@ -16,10 +16,11 @@ public struct Application: Sendable {
         /// comparing them than by hashing one (a lookup per flow called, several per request).
         let flowNames: [String]
         let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
+        let variantKey: String?
 
         init(
             scheme: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
-            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject
+            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, variantKey: String?
         ) {
             self.scheme = scheme
             self.rootFlow = rootFlow
@@ -27,6 +28,7 @@ public struct Application: Sendable {
             self.deepLinks = deepLinks
             self.flowNames = flows.map(\.name)
             self.normalizeContext = normalizeContext
+            self.variantKey = variantKey
         }
     }
 
@@ -40,6 +42,8 @@ public struct Application: Sendable {
     public var flowNames: [String] { storage.flowNames }
     /// The flows that ask for effects (whose `Effect` has cases): each needs a service.
     public var flowsWithEffects: [String] { storage.flows.filter { !$0.effects.isEmpty }.map(\.name) }
+    /// The context member that names a session's experiment variant (``SessionContext/variantKey``).
+    public var variantKey: String? { storage.variantKey }
     /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }
@@ -56,7 +60,7 @@ public struct Application: Sendable {
         let links = Self.linkPatterns(Root.App.Link.self)
         storage = Storage(
             scheme: scheme, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
-            normalizeContext: ContextReader<Root.App.Context>().read)
+            normalizeContext: ContextReader<Root.App.Context>().read, variantKey: Root.App.Context.variantKey)
         let problems = check(linkProblems: links.problems)
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
