@@ -1,13 +1,20 @@
-/// One entry of a session's journal as a store keeps it: the revision it records and its bytes
-/// (JSON written by the API; opaque to the store, like a session's state).
+/// One entry of a session's journal as a store keeps it: the revision it records, its record
+/// (JSON written by the API) and the session's state after it — opaque to the store, like a
+/// session's state. The state is kept apart so a store in memory shares its bytes with the
+/// session's own state (one buffer, not two) while that is the newest.
 public struct JournalEntry: Sendable, Equatable {
     public var revision: Int
-    public var bytes: [UInt8]
+    public var record: [UInt8]
+    public var state: [UInt8]
 
-    public init(revision: Int, bytes: [UInt8]) {
+    public init(revision: Int, record: [UInt8], state: [UInt8]) {
         self.revision = revision
-        self.bytes = bytes
+        self.record = record
+        self.state = state
     }
+
+    /// What the entry counts against the journal's byte bound: its record and its state.
+    public var size: Int { record.count + state.count }
 }
 
 /// A session's journal in memory, with its bounds applied as entries are appended (the memory
@@ -20,10 +27,10 @@ struct JournalLog: Sendable {
     /// they hold more than `maxBytes` (never the newest).
     mutating func append(_ entry: JournalEntry, maxEntries: Int, maxBytes: Int) {
         entries.append(entry)
-        bytes += entry.bytes.count
+        bytes += entry.size
         var drop = 0
         while entries.count - drop > 1, entries.count - drop > maxEntries || bytes > maxBytes {
-            bytes -= entries[drop].bytes.count
+            bytes -= entries[drop].size
             drop += 1
         }
         if drop > 0 { entries.removeFirst(drop) }

@@ -6,8 +6,8 @@ import WayfinderStore
 /// The journal and the state never disagree, whatever stops: a writer killed with SIGKILL
 /// (SQLite) or Redis killed and restarted from its append-only file under writers.
 ///
-/// Each save writes revision `n` of a session with the state `{"revision":n}` and the entry
-/// `r<n>:{"revision":n}`, so after the crash every session must hold, as its newest entry, the
+/// Each save writes revision `n` of a session with the state `{"revision":n}` and an entry of
+/// record `r<n> ` and that state, so after the crash every session must hold, as its newest entry, the
 /// entry of its own revision, with the entries before it contiguous.
 @Suite("Journal crash safety")
 struct JournalCrashTests {
@@ -15,7 +15,7 @@ struct JournalCrashTests {
     static let sessionIDs = (0..<4).map { "journal-crash-\($0)" }
 
     static func state(_ revision: Int) -> [UInt8] { Array(#"{"revision":\#(revision)}"#.utf8) }
-    static func entry(_ revision: Int) -> JournalEntry { JournalEntry(revision: revision, bytes: Array("r\(revision):".utf8) + state(revision)) }
+    static func entry(_ revision: Int) -> JournalEntry { JournalEntry(revision: revision, record: Array("r\(revision) ".utf8), state: state(revision)) }
 
     /// The journal of every session agrees with its state (and holds at least `minimum` entries).
     static func expectAgreement(_ store: any SessionStore, ids: [String], keep: Int) throws {

@@ -5,10 +5,10 @@ import WayfinderStore
 /// entries and bytes (oldest out, newest kept), gone with its session.
 @Suite("SessionStore journal")
 struct JournalStoreTests {
-    /// An entry for `revision` of `size` bytes (the store never reads them).
+    /// An entry for `revision` of `size` bytes, record and state (the store never reads them).
     static func entry(_ revision: Int, size: Int = 10) -> JournalEntry {
-        let text = "r\(revision):"
-        return JournalEntry(revision: revision, bytes: Array(text.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size - text.utf8.count)))
+        let record = Array("r\(revision): ".utf8)
+        return JournalEntry(revision: revision, record: record, state: [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size - record.count)))
     }
 
     /// Creates a session with entry 1, then saves revisions 2...`last` with an entry each.

@@ -9,10 +9,11 @@ extension WayfinderAPI {
     /// The entry recording `outcome` (made by `actions`), or nil if the journal is off.
     func journalEntry(_ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], time: Int64, requestID: String?) -> JournalEntry? {
         guard configuration.journal, !actions.isEmpty else { return nil }
-        let bytes = JournalRecord.encode(
+        let record = JournalRecord.encode(
             revision: outcome.state.revision, time: time, requestID: requestID, actions: actions, transitions: outcome.transitions,
             state: outcome.state, stateBytes: stateBytes, redacting: secrets)
-        return JournalEntry(revision: outcome.state.revision, bytes: bytes)
+        // The state's own buffer: the memory store keeps one copy for the session and its entry.
+        return JournalEntry(revision: outcome.state.revision, record: record, state: stateBytes)
     }
 
     /// `GET /v1/sessions/{id}/history[?since=N][&format=bundle]`: the journal's entries, oldest
@@ -27,16 +28,16 @@ extension WayfinderAPI {
         let entries = try store.journal(id: id, since: since)
         switch QueryString.value("format", in: request.query) ?? "json" {
         case "json":
-            var w = JSONWriter(capacity: entries.reduce(128) { $0 + $1.bytes.count + 1 })
+            var w = JSONWriter(capacity: entries.reduce(128) { $0 + $1.size + 16 })
             w.beginObject()
             w.key("revision"); w.int(session.revision)
             w.key("entries"); w.beginArray()
-            for entry in entries { w.raw(entry.bytes) }
+            for entry in entries { w.raw(JournalRecord.joined(record: entry.record, state: entry.state)) }
             w.endArray()
             w.endObject()
             return json(200, w.bytes, ["ETag": ETag.of(session.revision), "Cache-Control": "no-store"])
         case "bundle":
-            let bytes = ReplayBundle.encode(session: id, app: ["scheme": .string(engine.app.scheme)], entries: entries.map(\.bytes))
+            let bytes = ReplayBundle.encode(session: id, app: ["scheme": .string(engine.app.scheme)], entries: entries.map { JournalRecord.joined(record: $0.record, state: $0.state) })
             return json(200, bytes, [
                 "Content-Disposition": "attachment; filename=\"wayfinder-\(id.prefix(8))-r\(session.revision).json\"",
                 "Cache-Control": "no-store",
@@ -93,9 +94,7 @@ extension WayfinderAPI {
             throw APIError.revisionNotJournaled(revision: revision, oldest: oldest)
         }
         do {
-            let record = try JournalRecord(bytes: entry.bytes)
-            guard let state = record.state else { throw JournalError.malformed("entry \(revision) has no state") }
-            return try SessionCodec.decode(state.canonicalBytes, session: id)
+            return try SessionCodec.decode(entry.state, session: id)
         } catch {
             throw APIError.internalError("the journal entry of revision \(revision) cannot be read: \(error)")
         }

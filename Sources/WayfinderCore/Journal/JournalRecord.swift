@@ -4,8 +4,9 @@
 /// so secrets withheld from pending effects stay withheld) with its digest.
 ///
 /// The server writes entries with ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``
-/// and the history endpoint, bundles, `wayfinder replay` and the testing library read them with
-/// ``init(json:)``: one shape, one serialiser.
+/// (the state kept apart, so a store can share its bytes with the session's own) and
+/// ``joined(record:state:)``; the history endpoint, bundles, `wayfinder replay` and the testing
+/// library read them with ``init(json:)``: one shape, one serialiser.
 public struct JournalRecord: Sendable, Hashable {
     public var revision: Int
     /// Unix milliseconds.
@@ -35,8 +36,8 @@ public struct JournalRecord: Sendable, Hashable {
         self.state = state
     }
 
-    /// The entry's bytes for a store: `stateBytes` is `state` as stored (``StateCodec``), embedded
-    /// as it is; secret route params are redacted.
+    /// The entry's bytes without its state, for a store; `stateBytes` is `state` as stored
+    /// (``StateCodec``), of which the entry keeps the digest. Secret route params are redacted.
     public static func encode(
         revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], state: SessionState,
         stateBytes: [UInt8], redacting secrets: SecretParams
@@ -56,9 +57,22 @@ public struct JournalRecord: Sendable, Hashable {
         for screen in state.navigation.visibleScreens { w.string(screen.name) }
         w.endArray()
         w.key("digest"); w.string(StateDigest.of(stateBytes))
-        w.key("state"); w.raw(stateBytes)
         w.endObject()
         return w.bytes
+    }
+
+    /// The whole entry: `record` (from ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``)
+    /// with the stored state as its `state` member.
+    public static func joined(record: [UInt8], state: [UInt8]) -> [UInt8] {
+        guard record.last == UInt8(ascii: "}") else { return record }
+        let member = Array(#","state":"#.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(record.count + member.count + state.count)
+        bytes.append(contentsOf: record.dropLast())
+        bytes.append(contentsOf: member)
+        bytes.append(contentsOf: state)
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
     }
 
     /// Reads an entry (from a store or a bundle).

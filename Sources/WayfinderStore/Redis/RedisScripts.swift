@@ -28,18 +28,22 @@ enum RedisScript: Int, CaseIterable, Sendable {
           return existed
         end
 
-        -- Appends ARGV[at] ('<revision> <entry>') to the session's journal 'wf:j:{id}', then drops
+        -- Appends ARGV[at] ('<revision> <record length> <record><state>') to the session's journal 'wf:j:{id}', then drops
         -- the oldest while more than ARGV[at + 1] are kept or they hold more than ARGV[at + 2]
-        -- bytes (never the newest); the hash's 'jb' keeps the byte count.
+        -- bytes of record and state (never the newest); the hash's 'jb' keeps the byte count.
+        local function entrySize(entry)
+          local first = string.find(entry, ' ', 1, true)
+          return #entry - string.find(entry, ' ', first + 1, true)
+        end
         local function journal(id, skey, at, ttl)
           local entry = ARGV[at]
           if not entry then return end
           local jkey = 'wf:j:' .. id
-          local bytes = tonumber(redis.call('HGET', skey, 'jb') or '0') + #entry
+          local bytes = tonumber(redis.call('HGET', skey, 'jb') or '0') + entrySize(entry)
           local count = redis.call('RPUSH', jkey, entry)
           local maxEntries, maxBytes = tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
           while count > 1 and (count > maxEntries or bytes > maxBytes) do
-            bytes = bytes - #redis.call('LPOP', jkey)
+            bytes = bytes - entrySize(redis.call('LPOP', jkey))
             count = count - 1
           end
           redis.call('HSET', skey, 'jb', bytes)

@@ -12,7 +12,7 @@ import Synchronization
 /// | `wf:i:{id}:{key}` | string | one `IdempotencyRecord` (`RedisRecordCoding`) | idempotency TTL + allowance |
 /// | `wf:live` | sorted set | every stored session id, scored by `used` | none |
 /// | `wf:irec` | sorted set | `{id}\n{key}` of every idempotency record, scored by `createdAt` | none |
-/// | `wf:j:{id}` | list | the session's journal, oldest first: `{revision} {entry bytes}` (the hash's `jb` counts their bytes) | same as `wf:s:{id}` |
+/// | `wf:j:{id}` | list | the session's journal, oldest first: `{revision} {record length} {record}{state}` (the hash's `jb` counts their bytes) | same as `wf:s:{id}` |
 ///
 /// Changes are published on the channel `wf:changes` (`wf:changes:{db}` for a database other than
 /// 0, since Redis channels are global) as `{id} saved {rev} {origin}` or `{id} deleted {origin}`.
@@ -198,9 +198,10 @@ public final class RedisStore: SessionStore {
         }
     }
 
-    /// The script arguments of a journal entry: `{revision} {bytes}`, then the bounds.
+    /// The script arguments of a journal entry: `{revision} {record length} {record}{state}`, then
+    /// the bounds.
     private func addJournal(_ journal: JournalEntry, to command: inout RedisCommand) {
-        command.add(Array("\(journal.revision) ".utf8) + journal.bytes)
+        command.add(Array("\(journal.revision) \(journal.record.count) ".utf8) + journal.record + journal.state)
         command.add(configuration.journalEntriesPerSession)
         command.add(configuration.journalBytesPerSession)
     }
@@ -214,10 +215,15 @@ public final class RedisStore: SessionStore {
         guard case .array(let items) = reply else { throw unexpected(reply, "journal") }
         var entries: [JournalEntry] = []
         for item in items {
-            guard let bytes = item.bytes, let space = bytes.firstIndex(of: UInt8(ascii: " ")),
-                let revision = Int(String(decoding: bytes[..<space], as: UTF8.self))
+            let fields = item.bytes.map { $0.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false) } ?? []
+            guard fields.count == 3, let revision = Int(String(decoding: fields[0], as: UTF8.self)),
+                let length = Int(String(decoding: fields[1], as: UTF8.self)), length <= fields[2].count
             else { throw StoreError.unavailable("redis: corrupt journal entry in wf:j:\(id)") }
-            if revision >= since { entries.append(JournalEntry(revision: revision, bytes: Array(bytes[(space + 1)...]))) }
+            let rest = fields[2]
+            if revision >= since {
+                entries.append(JournalEntry(
+                    revision: revision, record: Array(rest.prefix(length)), state: Array(rest.dropFirst(length))))
+            }
         }
         return entries
     }

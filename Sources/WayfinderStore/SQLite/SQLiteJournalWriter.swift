@@ -15,11 +15,11 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     init(connection: SQLiteConnection) throws {
         self.connection = connection
         selectNewest = try connection.prepare(
-            "SELECT seq, start + length(entry) FROM journal WHERE session_id = ?1 ORDER BY revision DESC LIMIT 1")
+            "SELECT seq, start + length(record) + length(state) FROM journal WHERE session_id = ?1 ORDER BY revision DESC LIMIT 1")
         selectOldest = try connection.prepare(
             "SELECT revision, seq, start FROM journal WHERE session_id = ?1 ORDER BY revision LIMIT 1")
         insert = try connection.prepare(
-            "INSERT OR REPLACE INTO journal (session_id, revision, seq, start, entry) VALUES (?1, ?2, ?3, ?4, ?5)")
+            "INSERT OR REPLACE INTO journal (session_id, revision, seq, start, record, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         deleteOne = try connection.prepare("DELETE FROM journal WHERE session_id = ?1 AND revision = ?2")
     }
 
@@ -37,14 +37,15 @@ final class SQLiteJournalWriter: @unchecked Sendable {
             }
         }
         let newSeq = seq + 1
-        let newEnd = end + Int64(entry.bytes.count)
+        let newEnd = end + Int64(entry.size)
         do {
             defer { insert.reset() }
             try insert.bind(1, sessionID)
             try insert.bind(2, entry.revision)
             try insert.bind(3, newSeq)
             try insert.bind(4, end)
-            try insert.bind(5, entry.bytes)
+            try insert.bind(5, entry.record)
+            try insert.bind(6, entry.state)
             try insert.run()
         }
         while true {

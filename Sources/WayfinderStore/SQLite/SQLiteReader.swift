@@ -20,7 +20,7 @@ final class SQLiteReader {
             """)
         selectOne = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
         loadJournal = try connection.prepare(
-            "SELECT revision, entry FROM journal WHERE session_id = ?1 AND revision >= ?2 ORDER BY revision")
+            "SELECT revision, record, state FROM journal WHERE session_id = ?1 AND revision >= ?2 ORDER BY revision")
     }
 
     /// The session's journal entries from revision `since`, oldest first.
@@ -30,7 +30,8 @@ final class SQLiteReader {
         try loadJournal.bind(2, since)
         var entries: [JournalEntry] = []
         while try loadJournal.step() {
-            entries.append(JournalEntry(revision: Int(loadJournal.columnInt64(0)), bytes: loadJournal.columnBlob(1)))
+            entries.append(JournalEntry(
+                revision: Int(loadJournal.columnInt64(0)), record: loadJournal.columnBlob(1), state: loadJournal.columnBlob(2)))
         }
         return entries
     }

@@ -76,7 +76,8 @@ enum SQLiteSchema {
             revision INTEGER NOT NULL,
             seq INTEGER NOT NULL,
             start INTEGER NOT NULL,
-            entry BLOB NOT NULL
+            record BLOB NOT NULL,
+            state BLOB NOT NULL
         );
         CREATE UNIQUE INDEX journal_by_revision ON journal (session_id, revision);
         DROP TRIGGER sessions_after_delete;
