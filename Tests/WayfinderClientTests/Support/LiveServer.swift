@@ -17,9 +17,10 @@ final class LiveServer: Sendable {
 
     /// - Parameters:
     ///   - store: the store to serve (pass one to let a second server take over the sessions).
+    ///   - serviceDelay: how long the sample app's account service takes.
     init(
         store: FaultyStore = FaultyStore(), api configureAPI: (inout APIConfiguration) -> Void = { _ in },
-        http configureHTTP: (inout HTTPServerConfiguration) -> Void = { _ in }
+        http configureHTTP: (inout HTTPServerConfiguration) -> Void = { _ in }, serviceDelay: Duration = .zero
     ) throws {
         self.store = store
         var configuration = APIConfiguration()
@@ -27,7 +28,7 @@ final class LiveServer: Sendable {
         configureAPI(&configuration)
         api = WayfinderAPI(
             engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error),
-            services: try DemoServices(users: UserStore(path: nil)).effects)
+            services: try DemoServices(users: UserStore(path: nil), delay: serviceDelay).effects)
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configureHTTP(&http)
         server = HTTPServer(configuration: http, handler: api)
