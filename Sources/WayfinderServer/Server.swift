@@ -148,6 +148,7 @@ public struct Server: Sendable {
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
         apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
         apiConfiguration.journal = settings.journal
+        apiConfiguration.journalStateInterval = max(1, min(JournalRecord.stateInterval, settings.journalEntries / 4))
         apiConfiguration.unusedSessionTTLMillis = Int64(settings.unusedSessionTTLSeconds * 1000)
         apiConfiguration.maxSessionBytes = settings.maxSessionBytes
         apiConfiguration.maxIdempotencyKeyBytes = settings.maxIdempotencyKeyBytes

@@ -127,7 +127,9 @@ import WayfinderStore
     }
 
     @Test func rewindToARevisionTheJournalDroppedIs410WithTheOldestItHolds() throws {
-        let server = try InProcessServer(store: .given(MemoryStore(configuration: StoreConfiguration(journalEntriesPerSession: 3))))
+        let server = try InProcessServer(store: .given(MemoryStore(configuration: StoreConfiguration(journalEntriesPerSession: 3)))) {
+            $0.journalStateInterval = 1  // as the server sets it for 3 entries: each keeps its state
+        }
         defer { server.stop() }
         let c = server.client()
         let s = try c.signedInSession()
@@ -156,6 +158,24 @@ import WayfinderStore
         let refused = try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 1}"#)
         #expect(refused.status == 409)
         #expect(refused.code == "effects_pending")
+    }
+
+    @Test func aRewoundScreenDoesNotWaitForAnEffectThatIsDone() throws {
+        let services = try DemoServices(users: UserStore(path: nil), delay: .milliseconds(300)).effects
+        let server = try InProcessServer(services: services) { $0.effectWait = .milliseconds(20) }
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession(#"{"context": {"onboarded": true}}"#)
+        let busy = try c.route(s, "login", ["email": "late@b.c", "password": "password1"])  // r2: waits for e1
+        #expect(busy.status == 202)
+        #expect(busy.state.top["busy"].bool == true)
+        let done = try c.get(s, headers: [("If-None-Match", "\"2\""), ("Prefer", "wait=10")])  // r3: the result came
+        #expect(done.json.stackNames == ["dashboard"])
+        let rewound = try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 2}"#)
+        #expect(rewound.status == 200, "\(rewound)")
+        #expect(rewound.state.stackNames == ["login"])
+        #expect(rewound.state.top["busy"].bool != true, "the login screen does not wait for e1 any more")
+        #expect(try c.route(s, "register").status == 200, "its routes are offered again")
     }
 
     @Test func withTheJournalOffNothingIsRecorded() throws {

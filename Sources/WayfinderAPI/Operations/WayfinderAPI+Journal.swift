@@ -6,14 +6,18 @@ import WayfinderStore
 /// step), read back as its history or a replay bundle, and the rewind that puts the navigation
 /// back to an earlier revision.
 extension WayfinderAPI {
-    /// The entry recording `outcome` (made by `actions`), or nil if the journal is off.
+    /// The entry recording `outcome` (made by `actions`), or nil if the journal is off. It keeps
+    /// the state only where ``JournalRecord/keepsState(revision:actions:secrets:)`` says so.
     func journalEntry(_ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], time: Int64, requestID: String?) -> JournalEntry? {
         guard configuration.journal, !actions.isEmpty else { return nil }
+        let revision = outcome.state.revision
         let record = JournalRecord.encode(
-            revision: outcome.state.revision, time: time, requestID: requestID, actions: actions, transitions: outcome.transitions,
+            revision: revision, time: time, requestID: requestID, actions: actions, transitions: outcome.transitions,
             state: outcome.state, stateBytes: stateBytes, redacting: secrets)
         // The state's own buffer: the memory store keeps one copy for the session and its entry.
-        return JournalEntry(revision: outcome.state.revision, record: record, state: stateBytes)
+        let keeps = JournalRecord.keepsState(revision: revision, actions: actions, secrets: secrets, interval: configuration.journalStateInterval)
+        let kept = keeps ? stateBytes : []
+        return JournalEntry(revision: revision, record: record, state: kept)
     }
 
     /// `GET /v1/sessions/{id}/history[?since=N][&format=bundle]`: the journal's entries, oldest
@@ -37,7 +41,7 @@ extension WayfinderAPI {
             w.endObject()
             return json(200, w.bytes, ["ETag": ETag.of(session.revision), "Cache-Control": "no-store"])
         case "bundle":
-            let bytes = ReplayBundle.encode(session: id, app: ["scheme": .string(engine.app.scheme)], entries: entries.map { JournalRecord.joined(record: $0.record, state: $0.state) })
+            let bytes = ReplayBundle.encode(session: id, app: ["scheme": .string(engine.app.scheme)], entries: try bundleEntries(id, entries))
             return json(200, bytes, [
                 "Content-Disposition": "attachment; filename=\"wayfinder-\(id.prefix(8))-r\(session.revision).json\"",
                 "Cache-Control": "no-store",
@@ -85,18 +89,44 @@ extension WayfinderAPI {
         throw APIError.unavailable("too much contention on one session")
     }
 
-    /// The state recorded at `revision`.
-    /// - Throws: `410 revision_not_journaled` if the journal does not hold it.
+    /// The state at `revision`: kept by its entry, or rebuilt from the nearest kept state before it
+    /// by running the entries in between through the engine (checked by their digests).
+    /// - Throws: `410 revision_not_journaled` if the journal does not hold it, or holds no kept
+    ///   state before it, or the app computes it differently now.
     private func journaledState(_ id: String, revision: Int) throws -> SessionState {
-        let entries = try store.journal(id: id, since: revision)
-        guard let entry = entries.first, entry.revision == revision else {
-            let oldest = try entries.first?.revision ?? store.journal(id: id, since: 0).first?.revision
+        let entries = try store.journal(id: id, since: 0)
+        let oldest = entries.first(where: { !$0.state.isEmpty })?.revision
+        guard let at = entries.firstIndex(where: { $0.revision == revision }),
+            let base = entries[...at].lastIndex(where: { !$0.state.isEmpty })
+        else { throw APIError.revisionNotJournaled(revision: revision, oldest: oldest) }
+        let report = try replay(id, entries[base...at])
+        guard report.isClean, let state = report.states[revision] else {
             throw APIError.revisionNotJournaled(revision: revision, oldest: oldest)
         }
+        return state
+    }
+
+    /// A bundle's entries: from the oldest that keeps its state, each with its state (rebuilt
+    /// where the journal did not keep it and the replay agrees with its digest).
+    private func bundleEntries(_ id: String, _ entries: [JournalEntry]) throws -> [[UInt8]] {
+        guard let base = entries.firstIndex(where: { !$0.state.isEmpty }) else { return [] }
+        let kept = entries[base...]
+        let states = try replay(id, kept).states
+        return kept.map { entry in
+            if entry.state.isEmpty, let state = states[entry.revision] {
+                return JournalRecord.joined(record: entry.record, state: StateCodec.encode(state))
+            }
+            return JournalRecord.joined(record: entry.record, state: entry.state)
+        }
+    }
+
+    /// `entries` (the first keeping its state) replayed through this server's engine.
+    private func replay(_ id: String, _ entries: ArraySlice<JournalEntry>) throws -> Replay.Report {
         do {
-            return try SessionCodec.decode(entry.state, session: id)
+            let records = try entries.map { try JournalRecord(bytes: JournalRecord.joined(record: $0.record, state: $0.state)) }
+            return Replay(engine).run(ReplayBundle(session: id, app: [:], entries: records))
         } catch {
-            throw APIError.internalError("the journal entry of revision \(revision) cannot be read: \(error)")
+            throw APIError.internalError("the session's journal cannot be read: \(error)")
         }
     }
 }

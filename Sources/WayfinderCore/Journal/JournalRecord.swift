@@ -1,7 +1,11 @@
 /// One entry of a session's journal: the revision it made, when and by which request, the
 /// actions that made it (a client's action and the effect results folded into the same
-/// revision), the transitions, the screens on show after it, and the state it left (stored form,
-/// so secrets withheld from pending effects stay withheld) with its digest.
+/// revision), the transitions, the screens on show after it, and the digest of the state it left.
+///
+/// Some entries also keep that state (stored form, so secrets withheld from pending effects stay
+/// withheld): see ``keepsState(revision:actions:secrets:)``. The others are rebuilt when needed
+/// (a rewind, a bundle) by running their actions through the engine from the nearest kept state,
+/// which the reducer's purity makes exact; the digest checks it.
 ///
 /// The server writes entries with ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``
 /// (the state kept apart, so a store can share its bytes with the session's own) and
@@ -19,8 +23,26 @@ public struct JournalRecord: Sendable, Hashable {
     public var screens: [String]
     /// ``StateDigest`` of `state`.
     public var digest: String
-    /// The state after it, as stored; nil if a bundle left it out.
+    /// The state after it, as stored; nil where the journal did not keep it.
     public var state: JSONValue?
+
+    /// Every how many revisions an entry keeps its state, by default.
+    public static let stateInterval = 16
+
+    /// Whether the entry of `revision` made by `actions` keeps its state: every `interval`-th
+    /// revision from the first, and any entry that cannot be computed again from the one before —
+    /// a start, a rewind (its target may be gone from the journal), or an action with a redacted
+    /// secret (the engine would see `[redacted]`, not what the user typed).
+    public static func keepsState(revision: Int, actions: [JournalAction], secrets: SecretParams, interval: Int = stateInterval) -> Bool {
+        if interval <= 1 || revision % interval == 1 { return true }
+        return actions.contains { action in
+            switch action {
+            case .start, .rewind: true
+            case .action(.trigger(let route)): secrets.redact(route) != route.params
+            default: false
+            }
+        }
+    }
 
     public init(
         revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], screens: [String],
@@ -62,9 +84,9 @@ public struct JournalRecord: Sendable, Hashable {
     }
 
     /// The whole entry: `record` (from ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``)
-    /// with the stored state as its `state` member.
+    /// with the stored state as its `state` member (none if `state` is empty).
     public static func joined(record: [UInt8], state: [UInt8]) -> [UInt8] {
-        guard record.last == UInt8(ascii: "}") else { return record }
+        guard !state.isEmpty, record.last == UInt8(ascii: "}") else { return record }
         let member = Array(#","state":"#.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(record.count + member.count + state.count)

@@ -42,6 +42,8 @@ public struct Replay: Sendable {
     public struct Report: Sendable, Hashable, CustomStringConvertible {
         public var steps: [Step]
         public var divergence: Divergence?
+        /// The state of every revision replayed without divergence.
+        public var states: [Int: SessionState] = [:]
         /// True when every recorded revision was computed again, equal.
         public var isClean: Bool { divergence == nil }
 
@@ -73,6 +75,7 @@ public struct Replay: Sendable {
             func diverge(_ reason: String, _ differences: [String] = []) -> Report {
                 report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .diverged))
                 report.divergence = Divergence(revision: entry.revision, reason: reason, differences: differences)
+                report.states = states
                 return report
             }
             var state: SessionState
@@ -99,6 +102,13 @@ public struct Replay: Sendable {
                     state = try StateCodec.decode(recorded.canonicalBytes, session: bundle.session)
                     transitions = entry.transitions
                 }
+            } catch Missing.rewindTarget {
+                // A rewind to a revision before the bundle's first: its entry keeps the state.
+                guard let recorded = recordedState(entry, bundle) else { return diverge("a rewind to a revision the bundle lacks") }
+                report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .ok))
+                states[entry.revision] = recorded
+                current = recorded
+                continue
             } catch {
                 if let recorded = adoptable(entry, bundle) {
                     report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .recorded))
@@ -133,6 +143,7 @@ public struct Replay: Sendable {
             states[entry.revision] = state
             current = state
         }
+        report.states = states
         return report
     }
 
@@ -145,12 +156,18 @@ public struct Replay: Sendable {
                 value == .string(JournalAction.redacted) && secrets.isSecret(route: route.name, param: name)
             }
         }
-        guard redacted, let recorded = entry.state else { return nil }
-        guard let state = try? StateCodec.decode(recorded.canonicalBytes, session: bundle.session),
+        return redacted ? recordedState(entry, bundle) : nil
+    }
+
+    /// The state `entry` keeps, if it keeps one consistent with its digest.
+    private func recordedState(_ entry: JournalRecord, _ bundle: ReplayBundle) -> SessionState? {
+        guard let recorded = entry.state, let state = try? StateCodec.decode(recorded.canonicalBytes, session: bundle.session),
             StateDigest.of(StateCodec.encode(state)) == entry.digest
         else { return nil }
         return state
     }
+
+    private enum Missing: Error { case rewindTarget }
 
     /// Applies one recorded action; returns its transitions.
     private func apply(_ action: JournalAction, to state: inout SessionState, history: [Int: SessionState]) throws -> [Transition] {
@@ -164,7 +181,7 @@ public struct Replay: Sendable {
             state = engine.abandonEffect(id, in: state).state
             return []
         case .rewind(let revision):
-            guard let earlier = history[revision] else { throw JournalError.malformed("a rewind to revision \(revision), which the bundle lacks") }
+            guard let earlier = history[revision] else { throw Missing.rewindTarget }
             let outcome = engine.rewind(state, to: earlier)
             state = outcome.state
             return outcome.transitions

@@ -6,9 +6,7 @@
 ///   every insert and delete, so opening reads one row instead of counting a million.
 /// - Deleting a session deletes its idempotency records and journal (trigger), whichever
 ///   statement deleted it.
-/// - `journal` (version 2) holds each session's journal entries by revision; `seq` counts a
-///   session's entries and `start` their bytes before this one, so the bounds (entries, bytes)
-///   are checked on the oldest row alone.
+/// - `journal` (version 2) holds each session's journal entries (record and state) by revision.
 enum SQLiteSchema {
     static let currentVersion: Int64 = 2
 
@@ -74,8 +72,6 @@ enum SQLiteSchema {
         CREATE TABLE journal (
             session_id TEXT NOT NULL,
             revision INTEGER NOT NULL,
-            seq INTEGER NOT NULL,
-            start INTEGER NOT NULL,
             record BLOB NOT NULL,
             state BLOB NOT NULL
         );

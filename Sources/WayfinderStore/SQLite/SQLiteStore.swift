@@ -293,6 +293,7 @@ public final class SQLiteStore: SessionStore {
             queued.store(0, ordering: .sequentiallyConsistent)
         }
         rows.forgetAll()
+        writer.journal.forgetWindows()
         if let count = try? writer.storedCount() { storedCount.store(count, ordering: .relaxed) }
         groupFailures.add(1, ordering: .sequentiallyConsistent)
         groupIsOpen.store(false, ordering: .sequentiallyConsistent)
@@ -443,6 +444,7 @@ public final class SQLiteStore: SessionStore {
                 if row != nil { try runQueued(writer) }
                 let outcome = try writer.delete(id: id, expectedRevision: expectedRevision)
                 if case .conflict = outcome { return outcome }
+                writer.journal.forget(id)
                 row = nil
                 if outcome == .deleted {
                     storedCount.subtract(1, ordering: .relaxed)
@@ -539,6 +541,7 @@ public final class SQLiteStore: SessionStore {
             sessionCutoff: now &- configuration.ttlMillis,
             recordCutoff: now &- configuration.idempotencyTTLMillis)
         if !expired.isEmpty {
+            writer.journal.forgetWindows()
             storedCount.subtract(expired.count, ordering: .relaxed)
             for id in expired {
                 rows.writing(id) { row in row = nil }
