@@ -3,6 +3,14 @@
 #   docker build -t wayfinder .
 #   docker run -p 8080:8080 -v wayfinder-data:/data wayfinder
 #
+# Another app served by the server library, from its own package in this repository (the build
+# context is still the repository's root: the app's package depends on it by path):
+#
+#   docker build --build-arg PACKAGE=Examples/Shop --build-arg PRODUCT=shop -t wayfinder-shop .
+#
+# Whichever product is built, the image runs it as /usr/local/bin/wayfinder: an exec-form
+# ENTRYPOINT and HEALTHCHECK cannot name a build argument.
+#
 # Settings come from WAYFINDER_* environment variables or flags after the image name
 # (`docker run wayfinder --help` lists them). scripts/container-smoke checks what the runtime stage
 # does without a Docker engine (debootstrap + chroot); Tests/ops/test_dockerfile.py checks the rules.
@@ -10,11 +18,15 @@
 # ---- build: the official Swift image matching the toolchain -----------------------------------
 FROM swift:6.3.1-bookworm AS build
 
+# The package directory (relative to the repository) and the executable product to build.
+ARG PACKAGE=.
+ARG PRODUCT=wayfinder
+
 # The -dev packages of every system-library target in Package.swift (each must resolve, even the
 # ones only tests link).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libsqlite3-dev libhiredis-dev libcurl4-openssl-dev pkg-config \
+        libsqlite3-dev libhiredis-dev libcurl4-openssl-dev libcrypt-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -26,8 +38,10 @@ RUN swift package resolve
 # SwiftPM validates every declared target's folder, so tests come along (they are not built).
 COPY Sources ./Sources
 COPY Tests ./Tests
-RUN swift build -c release --static-swift-stdlib --product wayfinder \
- && install -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/wayfinder" /build/wayfinder
+COPY Examples ./Examples
+RUN cd "$PACKAGE" \
+ && swift build -c release --static-swift-stdlib --product "$PRODUCT" \
+ && install -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/$PRODUCT" /build/wayfinder
 
 # ---- runtime: slim Debian with only the libraries the binary links -----------------------------
 FROM debian:bookworm-slim AS runtime

@@ -76,6 +76,7 @@ export function describe(entry) {
         case 'effect': return `effect ${a.effect} ${a.failure ?? 'done'}`;
         case 'abandon': return `effect ${a.effect} dropped`;
         case 'rewind': return `rewind to #${a.revision}`;
+        case 'migration': return `${a.rebuilt ? `rebuilt (${a.rebuilt})` : 'migrated'} to version ${a.to}`;
         default: return a.kind;
       }
     })

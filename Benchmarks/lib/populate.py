@@ -2,8 +2,8 @@
 """Creates a realistic population of Wayfinder sessions through the HTTP API.
 
 Each session is created signed in (context onboarded + authenticated + user), so the application
-starts in the main tabs; every session then selects the `todos` tab; every SEVENTH session also
-adds a todo (addTodo, then saveTodo). Keep-alive connections (http.client), one per worker thread.
+starts in the main tabs; every session then selects the `todos` tab (or the one --tab names); with
+the todos tab, every SEVENTH session also adds a todo (addTodo, then saveTodo). Keep-alive connections (http.client), one per worker thread.
 
 Writes `id token` lines to OUT and one GET /v1/sessions/{id} body of a walked session to --sample.
 Exit status 1 if any call answers other than expected.
@@ -17,6 +17,7 @@ def main():
     p.add_argument("--workers", type=int, default=16)
     p.add_argument("--out", required=True)
     p.add_argument("--sample", help="write the GET body of one walked session here")
+    p.add_argument("--tab", default="todos", help="the tab each session selects")
     a = p.parse_args()
 
     results = [None] * a.count
@@ -48,8 +49,8 @@ def main():
                     "onboarded": True, "authenticated": True, "user": f"user{i}@example.com"}}))
                 sid, token = created["id"], created["token"]
                 base = f"/v1/sessions/{sid}"
-                call(conn, "POST", base + "/tab", {"tab": "todos"}, token)
-                if i % 7 == 0:
+                call(conn, "POST", base + "/tab", {"tab": a.tab}, token)
+                if a.tab == "todos" and i % 7 == 0:
                     call(conn, "POST", base + "/routes", {"route": "addTodo"}, token)
                     call(conn, "POST", base + "/routes", {"route": "saveTodo",
                          "params": {"title": f"Buy milk #{i}", "description": "two litres, semi-skimmed"}}, token)

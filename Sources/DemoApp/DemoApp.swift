@@ -4,19 +4,29 @@ import WayfinderCore
 /// The sample application of the coordinator-pattern articles, written the way a team writes
 /// its own app on Wayfinder: one ``Flow`` per coordinator, registered in one place.
 public enum DemoApp {
-    /// The services behind its effects: the accounts, in `demo-users.jsonl` of `dataDirectory`
-    /// (the SQLite store's folder), or in memory without one. `WAYFINDER_DEMO_SERVICE_DELAY`
+    /// The services behind its effects: the accounts and the mail sent, in `demo-users.jsonl` and
+    /// `demo-mail.jsonl` of `dataDirectory` (the SQLite store's folder), or in memory without one. `WAYFINDER_DEMO_SERVICE_DELAY`
     /// (seconds) makes the account service that slow, to show a busy screen.
     public static func makeServices(dataDirectory: String?) throws -> EffectServices {
         let delay = getenv("WAYFINDER_DEMO_SERVICE_DELAY").flatMap { Double(String(cString: $0)) }.map { Duration.milliseconds(Int($0 * 1000)) }
-        return try DemoServices(users: UserStore(path: dataDirectory.map { $0 + "/demo-users.jsonl" }), delay: delay ?? .zero).effects
+        return try DemoServices(
+            users: UserStore(path: dataDirectory.map { $0 + "/demo-users.jsonl" }),
+            mailer: dataDirectory.map { Mailer(path: $0 + "/demo-mail.jsonl") } ?? Mailer(),
+            delay: delay ?? .zero
+        ).effects
     }
 
     /// The application: launch instructor, onboarding, auth, change password, main tabs.
     public static func makeApplication() throws -> Application {
+        try makeApplication(migrations: [])
+    }
+
+    /// The application with `migrations` (the compatibility tests declare some).
+    static func makeApplication(migrations: [Migration<Demo>]) throws -> Application {
         try Application(
-            scheme: "wayfinder", root: AppFlow(),
-            flows: [OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()])
+            scheme: "wayfinder", version: "1", root: AppFlow(),
+            flows: [OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()],
+            migrations: migrations)
     }
 }
 

@@ -1,6 +1,7 @@
 import WayfinderCore
 
-/// The profile tab: change password (the shared flow, pushed here) and log out.
+/// The profile tab: change password (the shared flow, pushed here), a copy of the to-dos by mail
+/// (an effect: the team's mail service), and log out.
 struct ProfileFlow: DemoFlow {
     enum Screen: FlowScreen {
         case profile
@@ -8,9 +9,16 @@ struct ProfileFlow: DemoFlow {
     }
 
     enum Route: FlowRoute {
-        case changePassword, logout
-        enum CodingKeys: CodingKey, CaseIterable { case changePassword, logout }
+        case changePassword, emailTodos, logout
+        enum CodingKeys: CodingKey, CaseIterable { case changePassword, emailTodos, logout }
     }
+
+    /// The mail service: a summary of the to-dos to the signed-in address.
+    enum Effect: FlowEffect {
+        case emailTodos(to: String, open: Int, done: Int)
+        enum CodingKeys: CodingKey, CaseIterable { case emailTodos }
+    }
+    typealias EffectReply = Mailer.Receipt
 
     /// What the profile finishes with: its parent signs the user out.
     enum Result: String, Codable, Sendable { case logout }
@@ -18,7 +26,7 @@ struct ProfileFlow: DemoFlow {
     let children: [any Flow.Type] = [ChangePasswordFlow.self]
     let deepLinks: [DemoLink.Name] = [.profile, .changePassword]
 
-    func routes(on screen: Screen.Name) -> [Route.Name] { [.changePassword, .logout] }
+    func routes(on screen: Screen.Name) -> [Route.Name] { [.changePassword, .emailTodos, .logout] }
 
     func start(_ flow: inout FlowContext<Self>) throws {
         flow.show(.profile)
@@ -27,7 +35,21 @@ struct ProfileFlow: DemoFlow {
     func handle(_ route: Route, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
         switch route {
         case .changePassword: try flow.startChild(ChangePasswordFlow.self, placement: .push)
+        case .emailTodos:
+            guard let user = flow.context.user else { return flow.showNotice(Notice(.error, "Sign in to get your to-dos by mail.")) }
+            let done = flow.model.todos.filter(\.completed).count
+            flow.perform(.emailTodos(to: user, open: flow.model.todos.count - done, done: done))
         case .logout: try flow.finish(.logout)
+        }
+    }
+
+    func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws {
+        guard case .emailTodos(let address, let open, _) = effect else { return }
+        switch result {
+        case .success:
+            flow.showNotice(Notice(.success, "Your to-dos (\(open) open) are on their way to \(address)."))
+        case .failure:
+            flow.showNotice(Notice(.error, "The mail could not be sent. Try again in a moment."))
         }
     }
 
@@ -56,6 +78,8 @@ struct ProfileFlow: DemoFlow {
             components: [
                 .heading(user.isEmpty ? "Your profile" : user),
                 .text("Signed in as \(user)."),
+            ] + flow.noticeComponents + [
+                flow.button("Email me my to-dos", .secondary, route: .emailTodos),
                 flow.button("Change password", .secondary, route: .changePassword),
                 flow.button("Log out", .destructive, route: .logout),
             ])

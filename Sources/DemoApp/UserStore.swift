@@ -26,13 +26,7 @@ public final class UserStore: Sendable {
     public init(path: String?) throws {
         self.path = path
         var loaded: [String: Account] = [:]
-        if let path, let text = try? Self.read(path) {
-            for line in text.split(separator: "\n") {
-                guard let json = try? JSONParser.parse(String(line)), let account = try? JSONValueDecoder().decode(Account.self, from: json)
-                else { continue }
-                loaded[account.email] = account
-            }
-        }
+        for account in path.map({ JSONLinesFile.decode(Account.self, from: $0) }) ?? [] { loaded[account.email] = account }
         accounts = Mutex(loaded)
     }
 
@@ -53,11 +47,7 @@ public final class UserStore: Sendable {
             return true
         }
         guard added else { return .addressTaken }
-        if let path {
-            var writer = JSONWriter()
-            writer.value(try JSONValueEncoder().encode(account))
-            try Self.append(String(decoding: writer.bytes, as: UTF8.self), to: path)
-        }
+        if let path { try JSONLinesFile.append(account, to: path) }
         return .registered
     }
 
@@ -89,30 +79,5 @@ public final class UserStore: Sendable {
             throw HashError.failed(errno)
         }
         return String(cString: result)
-    }
-
-    // MARK: The file
-
-    private static func read(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw HashError.failed(errno) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = Glibc.read(fd, &buffer, buffer.count)
-            if n <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends one line and makes it durable before the account counts as created.
-    private static func append(_ line: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw HashError.failed(errno) }
-        defer { close(fd) }
-        let bytes = Array((line + "\n").utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else { throw HashError.failed(errno) }
     }
 }

@@ -12,6 +12,7 @@ public final class WayfinderAPI: HTTPHandler {
     let store: any SessionStore
     let configuration: APIConfiguration
     let logger: Logger
+    /// The counters `/metrics` shows.
     public let metrics: Metrics
     let cache: SessionCache
     let launches = LaunchCache()
@@ -28,19 +29,26 @@ public final class WayfinderAPI: HTTPHandler {
     let secrets: SecretParams
     /// Where users go, per variant (`/metrics`, the flow graph with `traffic=1`).
     let traffic: Traffic
+    /// The first bytes of every state this version of the app saves (see ``StateCodec/prefix(appVersion:)``).
+    let currentStatePrefix: [UInt8]
+    /// `/healthz`'s answer: the status and the app's version.
+    let healthBody: [UInt8]
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
+    /// The API for `engine`'s app over `store`; `services` run the app's effects and
+    /// `openConnections` reads the server's connection count for `/metrics`.
     public init(
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
         services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }
     ) {
-        self.effects = EffectRunner(services: services)
+        let metrics = Metrics()
+        self.effects = EffectRunner(services: services, metrics: metrics)
         self.engine = engine
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        self.metrics = Metrics()
+        self.metrics = metrics
         self.cache = SessionCache(capacity: configuration.cacheCapacity)
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
         self.events = EventStreams(
@@ -54,6 +62,9 @@ public final class WayfinderAPI: HTTPHandler {
         self.catalogDOT = Array(catalog.dot.utf8)
         self.secrets = SecretParams(engine.app)
         self.traffic = Traffic(engine.app)
+        self.currentStatePrefix = StateCodec.prefix(appVersion: engine.app.version)
+        let health: JSONValue = ["status": "ok", "version": .string(engine.app.version)]
+        self.healthBody = health.canonicalBytes
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.
@@ -172,7 +183,7 @@ public final class WayfinderAPI: HTTPHandler {
         case .history(let id): return try history(id, request)
         case .rewind(let id): return try rewind(id, request, context)
         case .flows: return try flows(request)
-        case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
+        case .healthz: return json(200, healthBody)
         case .readyz: return try readiness()
         case .metrics: return metricsResponse()
         case .openAPI:

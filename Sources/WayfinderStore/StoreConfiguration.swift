@@ -15,6 +15,7 @@ public struct StoreConfiguration: Sendable, Equatable {
     /// stays, whatever its size). Default 256 KiB.
     public var journalBytesPerSession: Int
 
+    /// One day in milliseconds: the default TTLs.
     public static let day: Int64 = 24 * 60 * 60 * 1000
 
     /// TTLs must be positive and the record and journal caps at least 1 (smaller values are

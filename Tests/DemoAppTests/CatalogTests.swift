@@ -52,7 +52,7 @@ import WayfinderCore
         let routeNames = try catalog()["flows"]?.arrayValue?.map { $0["routes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [] }
         #expect(routeNames == [
             [], ["next", "skip"], ["login", "register", "forgotPassword", "signUp"], ["savePassword", "done"], [],
-            ["openTodo"], ["addTodo", "showTodo", "saveTodo", "cancel", "updateTodo", "deleteTodo"], ["changePassword", "logout"],
+            ["openTodo"], ["addTodo", "showTodo", "saveTodo", "cancel", "updateTodo", "deleteTodo"], ["changePassword", "emailTodos", "logout"],
         ])
     }
 

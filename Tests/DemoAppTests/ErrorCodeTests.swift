@@ -20,7 +20,7 @@ import WayfinderCore
     @Test func routesOfHiddenScreensAreUnavailable() throws {
         var d = try Driver.signedIn()
         try d.tab("profile")
-        d.expectRefused(route: "openTodo", ["id": "1"], .routeUnavailable(route: "openTodo", available: ["changePassword", "logout"]))
+        d.expectRefused(route: "openTodo", ["id": "1"], .routeUnavailable(route: "openTodo", available: ["changePassword", "emailTodos", "logout"]))
         try d.route("changePassword")
         d.expectRefused(route: "logout", [:], .routeUnavailable(route: "logout", available: ["savePassword"]))
     }

@@ -8,7 +8,7 @@ import WayfinderCore
         "walkthrough": ["next", "skip"], "login": ["login", "register", "forgotPassword"], "register": ["signUp"],
         "changePassword": ["savePassword"], "passwordChanged": ["done"], "dashboard": ["openTodo"],
         "todoList": ["addTodo", "showTodo"], "todoAdd": ["saveTodo", "cancel"], "todoDetail": ["updateTodo", "deleteTodo"],
-        "profile": ["changePassword", "logout"],
+        "profile": ["changePassword", "emailTodos", "logout"],
     ]
 
     /// One session per screen of the app, with that screen on top.
@@ -67,7 +67,7 @@ import WayfinderCore
         #expect(d.rendered.stack.map(\.routes) == [["addTodo", "showTodo"], ["updateTodo", "deleteTodo"]])
         guard case .tabs(_, _, let tabs, _) = d.rendered.navigation else { Issue.record("no tabs"); return }
         #expect(tabs.map { visiblePath(of: $0.root).flatMap(\.routes) }
-            == [["openTodo"], ["addTodo", "showTodo", "updateTodo", "deleteTodo"], ["changePassword", "logout"]])
+            == [["openTodo"], ["addTodo", "showTodo", "updateTodo", "deleteTodo"], ["changePassword", "emailTodos", "logout"]])
     }
 
     @Test func presentationFollowsPosition() throws {

@@ -26,8 +26,9 @@ import WayfinderTesting
     }
 
     @Test func aChangedFlowDivergesAtTheFirstRevisionItChanges() throws {
+        // The same version with one flow changed, as while fixing a bug.
         let changed = try Application(
-            scheme: "wayfinder", root: AppFlow(),
+            scheme: "wayfinder", version: demoApplication.version, root: AppFlow(),
             flows: [TwoPageOnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()])
         let report = Replay(Engine(changed)).run(try Self.bundle())
         #expect(report.steps.map(\.verdict) == [.ok, .ok, .diverged])

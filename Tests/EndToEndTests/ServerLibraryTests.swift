@@ -34,7 +34,7 @@ import WayfinderTesting
             "\(error)" == "invalid --port '70000': must be an integer from 0 to 65535"
         }
         #expect { try Server(DemoApp.makeApplication).start(arguments: arguments) } throws: { error in
-            "\(error)" == "no service is registered for the effects of auth"
+            "\(error)" == "no service is registered for the effects of auth, profile"
         }
         #expect { try Server(BrokenApp.make).start(arguments: arguments) } throws: { error in
             "\(error)".contains("deep link 'broken://nowhere' is opened by no flow")

@@ -73,12 +73,21 @@ def test_build_stage_uses_the_official_swift_image_of_the_toolchain(build):
     assert tag == version or tag.startswith(version + "-"), f"{image} does not match Swift {version}"
 
 
+def build_args(stage):
+    """The stage's ARG names with their defaults."""
+    return dict(value.split("=", 1) if "=" in value else (value, None) for c in commands(stage, "ARG") for value in c.value)
+
+
 def test_build_is_static_release(build):
     builds = [c for c in commands(build, "RUN") if "swift build" in " ".join(c.value)]
     assert builds, "no swift build in the build stage"
     text = " ".join(builds[-1].value)
-    for flag in ("-c release", "--static-swift-stdlib", "--product wayfinder"):
+    for flag in ("-c release", "--static-swift-stdlib", '--product "$PRODUCT"', 'cd "$PACKAGE"'):
         assert flag in text, f"swift build lacks {flag}: {text}"
+
+
+def test_the_product_and_its_package_are_build_arguments_defaulting_to_the_sample_app(build):
+    assert build_args(build) == {"PACKAGE": ".", "PRODUCT": "wayfinder"}
 
 
 def test_build_stage_installs_every_system_library_provider(build):

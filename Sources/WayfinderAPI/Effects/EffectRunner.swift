@@ -23,8 +23,12 @@ final class EffectRunner: Sendable {
     /// Set when the server stops: no new resume pass.
     let stopped = Atomic<Bool>(false)
 
-    init(services: EffectServices, threads: Int = 8) {
+    /// Where each call of a service is counted.
+    let metrics: Metrics
+
+    init(services: EffectServices, metrics: Metrics, threads: Int = 8) {
         self.services = services
+        self.metrics = metrics
         self.executor = EffectExecutor(threads: threads)
     }
 
@@ -58,7 +62,7 @@ final class EffectRunner: Sendable {
             let previous = tails[session]
             let task = Task(executorPreference: executor) { [services] in
                 _ = await previous?.value
-                let completion = await Self.run(request, session: session, services, self.executor)
+                let completion = await Self.run(request, session: session, services, self.executor, self.metrics)
                 self.running.withLock { _ = $0.remove(key) }
                 return completion
             }
@@ -94,7 +98,9 @@ final class EffectRunner: Sendable {
     }
 
     /// The service's attempts, as the engine takes the result back.
-    static func run(_ request: EffectRequest, session: String, _ services: EffectServices, _ executor: EffectExecutor) async -> EffectCompletion {
+    static func run(
+        _ request: EffectRequest, session: String, _ services: EffectServices, _ executor: EffectExecutor, _ metrics: Metrics
+    ) async -> EffectCompletion {
         guard let service = services.service(for: request.effect.flow) else {
             return .failure(.unavailable("no service is registered for the effects of flow '\(request.effect.flow)'"))
         }
@@ -114,12 +120,17 @@ final class EffectRunner: Sendable {
             }
             guard let result = await race(work, timeout: service.timeout, executor) else {
                 work.cancel()
+                metrics.effectCalled(flow: request.effect.flow, effect: request.effect.name, outcome: "timed_out")
                 failure = .timedOut
                 continue
             }
             switch result {
-            case .success(let reply): return .success(reply)
-            case .failure(let error): failure = error
+            case .success(let reply):
+                metrics.effectCalled(flow: request.effect.flow, effect: request.effect.name, outcome: "success")
+                return .success(reply)
+            case .failure(let error):
+                metrics.effectCalled(flow: request.effect.flow, effect: request.effect.name, outcome: "failure")
+                failure = error
             }
         }
         return .failure(failure)

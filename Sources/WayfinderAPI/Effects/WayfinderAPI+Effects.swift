@@ -13,6 +13,8 @@ struct PendingAction: Sendable {
     let fingerprint: [UInt8]?
     let ifMatch: String?
     let context: RequestContext
+    /// What the client renders (nil: everything).
+    let client: ClientComponents?
 }
 
 /// Effects in the API: an action that asks for some is answered once they are done, or once the
@@ -79,7 +81,7 @@ extension WayfinderAPI {
                     let response = try commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
                         idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base, journal: journal,
-                        requestID: pending.context.requestID)
+                        requestID: pending.context.requestID, for: pending.client)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
@@ -198,15 +200,18 @@ extension WayfinderAPI {
             logger.log(.warn, "effect_resume_failed", [("error", .string("\(error)"))])
             return
         }
+        var claimed = 0
+        defer { logger.log(.debug, "effects_resume_pass", [("pending", .int(ids.count)), ("claimed", .int(claimed))]) }
         for id in ids {
             guard let session = try? store.load(id: id, now: WallClock.nowMillis()),
                 let state = try? decodedState(session, SessionKey(id))
             else { continue }
             var resumed: [(EffectRequest, Task<EffectCompletion, Never>?)] = []
             for effect in state.effects where !effects.isRunning(id + "/" + effect.id) {
-                let claimed = (try? store.claimEffect(id + "/" + effect.id, owner: effects.owner, leaseMillis: effects.lease(for: effect.flow))) ?? false
-                if claimed { resumed.append((EffectRequest(effect: effect, params: effect.params), nil)) }
+                let taken = (try? store.claimEffect(id + "/" + effect.id, owner: effects.owner, leaseMillis: effects.lease(for: effect.flow))) ?? false
+                if taken { resumed.append((EffectRequest(effect: effect, params: effect.params), nil)) }
             }
+            claimed += resumed.count
             if !resumed.isEmpty {
                 logger.log(.info, "effects_resumed", [("session", .string(id)), ("count", .int(resumed.count))])
                 deliverLater(resumed, session: id)

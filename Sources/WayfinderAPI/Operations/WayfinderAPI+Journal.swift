@@ -41,7 +41,7 @@ extension WayfinderAPI {
             w.endObject()
             return json(200, w.bytes, ["ETag": ETag.of(session.revision), "Cache-Control": "no-store"])
         case "bundle":
-            let bytes = ReplayBundle.encode(session: id, app: ["scheme": .string(engine.app.scheme)], entries: try bundleEntries(id, entries))
+            let bytes = ReplayBundle.encode(session: id, app: ["scheme": .string(engine.app.scheme), "version": .string(engine.app.version)], entries: try bundleEntries(id, entries))
             return json(200, bytes, [
                 "Content-Disposition": "attachment; filename=\"wayfinder-\(id.prefix(8))-r\(session.revision).json\"",
                 "Cache-Control": "no-store",
@@ -91,10 +91,13 @@ extension WayfinderAPI {
 
     /// The state at `revision`: kept by its entry, or rebuilt from the nearest kept state before it
     /// by running the entries in between through the engine (checked by their digests).
+    /// Only revisions since the session's last migration count: earlier ones were made by another
+    /// version of the app, whose navigation this one may not have.
     /// - Throws: `410 revision_not_journaled` if the journal does not hold it, or holds no kept
     ///   state before it, or the app computes it differently now.
     private func journaledState(_ id: String, revision: Int) throws -> SessionState {
-        let entries = try store.journal(id: id, since: 0)
+        var entries = try store.journal(id: id, since: 0)
+        if let migration = entries.lastIndex(where: { Self.isMigration($0) }) { entries.removeFirst(migration) }
         let oldest = entries.first(where: { !$0.state.isEmpty })?.revision
         guard let at = entries.firstIndex(where: { $0.revision == revision }),
             let base = entries[...at].lastIndex(where: { !$0.state.isEmpty })
@@ -104,6 +107,13 @@ extension WayfinderAPI {
             throw APIError.revisionNotJournaled(revision: revision, oldest: oldest)
         }
         return state
+    }
+
+    /// Whether `entry` records a migration (an unreadable one counts as one: nothing before it is
+    /// trusted).
+    private static func isMigration(_ entry: JournalEntry) -> Bool {
+        guard let record = try? JournalRecord(bytes: entry.record) else { return true }
+        return record.actions.contains { if case .migration = $0 { true } else { false } }
     }
 
     /// A bundle's entries: from the oldest that keeps its state, each with its state (rebuilt

@@ -55,5 +55,6 @@ public struct APIConfiguration: Sendable {
     /// lowers it to a quarter of the entries kept, so a small journal stays rewindable.
     public var journalStateInterval = JournalRecord.stateInterval
 
+    /// The defaults (docs/limits.md and docs/configuration.md give them).
     public init() {}
 }

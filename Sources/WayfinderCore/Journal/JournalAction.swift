@@ -1,5 +1,5 @@
 /// One step of a session's story as its journal records it: how the session started, an action a
-/// client sent, an effect's result, a rewind. Every accepted change of a session is one or more
+/// client sent, an effect's result, a rewind, a migration to a new version of the app. Every accepted change of a session is one or more
 /// of these (an action and the effect results folded into its revision).
 ///
 /// Written and read by the same code (``write(to:redacting:)`` and ``init(json:)``), so a bundle
@@ -13,12 +13,17 @@ public enum JournalAction: Sendable, Hashable {
     case abandonEffect(String)
     /// The navigation went back to how it was at `revision` (the model stayed as it was).
     case rewind(revision: Int)
+    /// A state saved by version `from` of the app (nil: before apps had versions) was loaded by
+    /// version `to` and migrated (``Engine/upgrade(_:)``), or rebuilt for `rebuilt`
+    /// (a ``RebuildReason``'s raw value).
+    case migration(from: String?, to: String, rebuilt: String?)
 
     /// What a secret value reads as once redacted: long enough for the usual length rules, so a
     /// replay takes the same branch as the original request in flows that only check length.
     public static let redacted = "[redacted]"
 
-    /// A short kind name: `start`, `route`, `back`, `tab`, `deepLink`, `effect`, `abandon`, `rewind`.
+    /// A short kind name: `start`, `route`, `back`, `tab`, `deepLink`, `effect`, `abandon`, `rewind`,
+    /// `migration`.
     public var kind: String {
         switch self {
         case .start: "start"
@@ -29,6 +34,7 @@ public enum JournalAction: Sendable, Hashable {
         case .action(.completeEffect): "effect"
         case .abandonEffect: "abandon"
         case .rewind: "rewind"
+        case .migration: "migration"
         }
     }
 
@@ -66,6 +72,10 @@ public enum JournalAction: Sendable, Hashable {
             w.key("effect"); w.string(id)
         case .rewind(let revision):
             w.key("revision"); w.int(revision)
+        case .migration(let from, let to, let rebuilt):
+            w.key("from"); if let from { w.string(from) } else { w.null() }
+            w.key("to"); w.string(to)
+            if let rebuilt { w.key("rebuilt"); w.string(rebuilt) }
         }
         w.endObject()
     }
@@ -102,6 +112,7 @@ public enum JournalAction: Sendable, Hashable {
         case "rewind":
             guard let revision = object["revision"]?.intValue else { throw .malformed("a 'rewind' action has no revision") }
             self = .rewind(revision: revision)
+        case "migration": self = .migration(from: object["from"]?.stringValue, to: try string("to"), rebuilt: object["rebuilt"]?.stringValue)
         default: throw .malformed("unknown action kind '\(kind)'")
         }
     }

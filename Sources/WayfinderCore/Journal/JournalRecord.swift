@@ -31,13 +31,14 @@ public struct JournalRecord: Sendable, Hashable {
 
     /// Whether the entry of `revision` made by `actions` keeps its state: every `interval`-th
     /// revision from the first, and any entry that cannot be computed again from the one before —
-    /// a start, a rewind (its target may be gone from the journal), or an action with a redacted
+    /// a start, a rewind (its target may be gone from the journal), a migration (the entries
+    /// before it were made by another version of the app), or an action with a redacted
     /// secret (the engine would see `[redacted]`, not what the user typed).
     public static func keepsState(revision: Int, actions: [JournalAction], secrets: SecretParams, interval: Int = stateInterval) -> Bool {
         if interval <= 1 || revision % interval == 1 { return true }
         return actions.contains { action in
             switch action {
-            case .start, .rewind: true
+            case .start, .rewind, .migration: true
             case .action(.trigger(let route)): secrets.redact(route) != route.params
             default: false
             }

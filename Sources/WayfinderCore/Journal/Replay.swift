@@ -23,6 +23,9 @@ public struct Replay: Sendable {
         /// see the value the user typed (a too-short password, say), so the recorded state is
         /// taken and the run goes on from it.
         case recorded
+        /// Made by an earlier version of the app, before a migration the bundle records: this
+        /// engine cannot compute it, so it is taken as recorded.
+        case earlier
     }
 
     /// Where the computed story left the recorded one.
@@ -50,7 +53,12 @@ public struct Replay: Sendable {
         /// One line per revision (`r3 ok  route login`), then the divergence.
         public var description: String {
             var lines = steps.map { step in
-                "r\(step.revision) \(step.verdict.rawValue) \(step.summary)" + (step.verdict == .recorded ? " (a secret was redacted: the recorded state is taken)" : "")
+                let note = switch step.verdict {
+                case .recorded: " (a secret was redacted: the recorded state is taken)"
+                case .earlier: " (made by an earlier version of the app: taken as recorded)"
+                case .ok, .diverged: ""
+                }
+                return "r\(step.revision) \(step.verdict.rawValue) \(step.summary)" + note
             }
             if let divergence { lines.append(divergence.description) } else { lines.append("\(steps.count) revisions replayed, no divergence") }
             return lines.joined(separator: "\n")
@@ -70,13 +78,26 @@ public struct Replay: Sendable {
         var report = Report(steps: [], divergence: nil)
         var states: [Int: SessionState] = [:]
         var current: SessionState?
-        for entry in bundle.entries {
+        // Entries before the last migration were made by an earlier version of the app, which
+        // this engine cannot compute again: they are taken as recorded, and the migration is
+        // replayed from the state of the entry before it (or taken as recorded too).
+        let lastMigration = bundle.entries.lastIndex { $0.actions.contains { if case .migration = $0 { true } else { false } } }
+        let recordedBy = bundle.app["version"]?.stringValue
+        let versionNote = recordedBy.flatMap { $0 == engine.app.version || lastMigration != nil ? nil : $0 }
+            .map { " (the bundle was recorded by version \($0) of the app; this is version \(engine.app.version))" } ?? ""
+        for (index, entry) in bundle.entries.enumerated() {
             let summary = entry.actions.map(Self.summary).joined(separator: ", ")
             func diverge(_ reason: String, _ differences: [String] = []) -> Report {
                 report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .diverged))
-                report.divergence = Divergence(revision: entry.revision, reason: reason, differences: differences)
+                report.divergence = Divergence(revision: entry.revision, reason: reason + versionNote, differences: differences)
                 report.states = states
                 return report
+            }
+            if let lastMigration, index < lastMigration {
+                report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .earlier))
+                current = recordedState(entry, bundle)
+                if let current { states[entry.revision] = current }
+                continue
             }
             var state: SessionState
             var transitions: [Transition] = []
@@ -185,6 +206,10 @@ public struct Replay: Sendable {
             let outcome = engine.rewind(state, to: earlier)
             state = outcome.state
             return outcome.transitions
+        case .migration:
+            let loaded = try engine.upgrade(state)
+            state = loaded.state
+            return loaded.transitions
         }
     }
 
@@ -198,6 +223,8 @@ public struct Replay: Sendable {
         case .action(.completeEffect(let id, _)): "effect \(id) result"
         case .abandonEffect(let id): "effect \(id) abandoned"
         case .rewind(let revision): "rewind to r\(revision)"
+        case .migration(let from, let to, let rebuilt):
+            "\(rebuilt.map { "rebuilt (\($0))" } ?? "migration") from version \(from ?? "none") to \(to)"
         }
     }
 
