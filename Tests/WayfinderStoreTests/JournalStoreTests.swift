@@ -106,4 +106,23 @@ struct JournalStoreTests {
         let reopened = try SQLiteStore(path: path, configuration: StoreConfiguration(journalEntriesPerSession: 4))
         #expect(try reopened.journal(id: id, since: 0).map(\.revision) == [3, 4, 5, 6])
     }
+
+    @Test func twoStoresSharingOneSQLiteFileKeepTheBoundsBetweenThem() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/shared.sqlite"
+        let configuration = StoreConfiguration(journalEntriesPerSession: 3)
+        let stores = [
+            try SQLiteStore(path: path, configuration: configuration, shared: true),
+            try SQLiteStore(path: path, configuration: configuration, shared: true),
+        ]
+        var session = Fixture.session()
+        try stores[0].create(session, maxSessions: 10, now: Fixture.t0, journal: Self.entry(1))
+        // Each appends after the other's entries, which it has never seen.
+        for revision in 2...8 {
+            let next = Fixture.next(session)
+            try stores[revision % 2].save(next, expectedRevision: session.revision, idempotency: nil, journal: Self.entry(revision))
+            session = next
+        }
+        for store in stores { #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [6, 7, 8]) }
+    }
 }

@@ -120,6 +120,7 @@ public enum JournalAction: Sendable, Hashable {
 
 /// What is wrong with a journal entry or a replay bundle.
 public enum JournalError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The journal or bundle does not read as one; the reason names what is missing or wrong.
     case malformed(String)
 
     public var description: String {

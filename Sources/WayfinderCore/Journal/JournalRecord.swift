@@ -12,12 +12,15 @@
 /// ``joined(record:state:)``; the history endpoint, bundles, `wayfinder replay` and the testing
 /// library read them with ``init(json:)``: one shape, one serialiser.
 public struct JournalRecord: Sendable, Hashable {
+    /// The revision the entry made.
     public var revision: Int
     /// Unix milliseconds.
     public var time: Int64
     /// The `X-Request-Id` of the request that made it (absent for an effect result applied later).
     public var requestID: String?
+    /// What made the revision, in order (a client's action, then effect results folded into it).
     public var actions: [JournalAction]
+    /// The transitions the revision's answer carried.
     public var transitions: [Transition]
     /// The visible screens after it, bottom to top (names).
     public var screens: [String]
@@ -45,6 +48,7 @@ public struct JournalRecord: Sendable, Hashable {
         }
     }
 
+    /// An entry with every member given (the server writes entries with ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``).
     public init(
         revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], screens: [String],
         digest: String, state: JSONValue?

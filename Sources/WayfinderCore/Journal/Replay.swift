@@ -7,9 +7,11 @@
 public struct Replay: Sendable {
     /// One revision replayed.
     public struct Step: Sendable, Hashable {
+        /// The revision replayed.
         public var revision: Int
         /// What made it (`route login`, `back`, `effect e1`, …).
         public var summary: String
+        /// How the computed state compared with the recorded one.
         public var verdict: Verdict
     }
 
@@ -30,6 +32,7 @@ public struct Replay: Sendable {
 
     /// Where the computed story left the recorded one.
     public struct Divergence: Sendable, Hashable, CustomStringConvertible {
+        /// The first revision whose computed state differs.
         public var revision: Int
         /// Why, in one line (a different state, an action the engine refused, a gap).
         public var reason: String
@@ -43,7 +46,9 @@ public struct Replay: Sendable {
 
     /// The outcome: every revision checked, and the divergence that stopped the run, if any.
     public struct Report: Sendable, Hashable, CustomStringConvertible {
+        /// Every revision replayed, oldest first, up to and including a divergence.
         public var steps: [Step]
+        /// The divergence that stopped the run; nil when it ran clean.
         public var divergence: Divergence?
         /// The state of every revision replayed without divergence.
         public var states: [Int: SessionState] = [:]
@@ -65,9 +70,11 @@ public struct Replay: Sendable {
         }
     }
 
+    /// The engine the bundle runs through: the app under test or the one the server was built with.
     public let engine: Engine
     private let secrets: SecretParams
 
+    /// A replayer running bundles through `engine`.
     public init(_ engine: Engine) {
         self.engine = engine
         self.secrets = SecretParams(engine.app)

@@ -13,8 +13,10 @@ public struct ReplayBundle: Sendable, Hashable {
     /// The app's deep-link scheme and, if it has one, its version (informational: a replay runs
     /// against whatever app it is given, which is the point of replaying).
     public var app: JSONObject
+    /// The journal's entries, oldest first.
     public var entries: [JournalRecord]
 
+    /// A bundle of `entries` (read one from its bytes with ``init(bytes:)``).
     public init(session: String, app: JSONObject, entries: [JournalRecord]) {
         self.session = session
         self.app = app

@@ -4,10 +4,14 @@
 public struct GraphTraffic: Sendable, Hashable {
     /// A route taken from one screen that left another on top.
     public struct Move: Sendable, Hashable {
+        /// The screen the route was taken on (`flow.screen`).
         public var from: String
+        /// The route's name.
         public var route: String
+        /// The screen on top after it (`flow.screen`).
         public var to: String
 
+        /// A move from `from` by `route` to `to`.
         public init(from: String, route: String, to: String) {
             self.from = from
             self.route = route
@@ -19,10 +23,12 @@ public struct GraphTraffic: Sendable, Hashable {
     public var started: [String: [String: Int]] = [:]
     /// Flows finished, by flow, then variant.
     public var finished: [String: [String: Int]] = [:]
+    /// Routes taken, by move.
     public var moves: [Move: Int] = [:]
     /// Deep links opened, by pattern.
     public var links: [String: Int] = [:]
 
+    /// No traffic yet.
     public init() {}
 }
 

@@ -6,8 +6,9 @@ import CSQLite
 ///
 /// Each session's window (the revisions it keeps and their sizes) is remembered after its first
 /// append, so an append is one insert and, at the bounds, one range delete — no read. The memory
-/// holds at most `windowCapacity` sessions (it starts over past that) and is forgotten whenever
-/// a group rolls back, so it never disagrees with the file.
+/// holds at most `windowCapacity` sessions (it starts over past that; none for a file other
+/// processes write too) and is forgotten whenever a group rolls back, so it never disagrees with
+/// the file.
 ///
 /// - Important: used only by `SQLiteWriter`, under the store's writer lock.
 final class SQLiteJournalWriter: @unchecked Sendable {
@@ -64,6 +65,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
             window.revisions.removeFirst(drop)
             window.sizes.removeFirst(drop)
         }
+        guard windowCapacity > 0 else { return }
         if windows.count >= windowCapacity { windows.removeAll(keepingCapacity: true) }
         windows[sessionID] = window
     }

@@ -122,7 +122,7 @@ public final class SQLiteStore: SessionStore {
         }
         try connection.execute(durability == .processCrash ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
         try SQLiteSchema.migrate(connection)
-        let writer = try SQLiteWriter(connection: connection)
+        let writer = try SQLiteWriter(connection: connection, shared: shared)
         let checkpointer = SQLiteCheckpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
         checkpointer.attach(to: connection)
         self.checkpointer = checkpointer

@@ -58,10 +58,11 @@ final class SQLiteWriter: @unchecked Sendable {
     /// The sequence number of the last queued statement run in a group (see `SQLiteStore`).
     var groupSeq: UInt64 = 0
 
-    init(connection: SQLiteConnection) throws {
+    /// - Parameter shared: other processes write the file too: the journal remembers no window.
+    init(connection: SQLiteConnection, shared: Bool = false) throws {
         self.connection = connection
         ownReads = try SQLiteReader(connection: connection)
-        journal = try SQLiteJournalWriter(connection: connection)
+        journal = try SQLiteJournalWriter(connection: connection, windowCapacity: shared ? 0 : 16_384)
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(

@@ -10,27 +10,39 @@ import WayfinderCore
 ///     app ── auth (form)
 ///         └─ notes (notes, detail(id:)) ── help (help)
 public enum NotesV2 {
+    /// Version 2's schema: its context, model and deep links.
     public enum App: AppSchema {
         public typealias Context = NotesContext
         public typealias Model = Model2
         public typealias Link = Link2
     }
 
+    /// A note with its id.
     public struct Note: Codable, Sendable, Hashable {
+        /// The note's id (`nextID` when it was added).
         public var id: String
+        /// What the note says.
         public var text: String
     }
 
     /// Version 2's model: notes with ids.
     public struct Model2: AppModel {
+        /// The notes, oldest first.
         public var items: [Note] = []
+        /// The id the next note gets.
         public var nextID = 1
         public init() {}
     }
 
+    /// Version 2's deep links.
     public enum Link2: DeepLinkDestination {
+        /// A note by its id.
         case note(id: String)
-        public enum CodingKeys: String, CodingKey, CaseIterable { case note = "notes/{id}" }
+        /// The link patterns.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            /// ``note(id:)``.
+            case note = "notes/{id}"
+        }
     }
 
     enum Priority: String, Codable, CaseIterable, Sendable, Hashable { case low, normal, high }
@@ -73,6 +85,7 @@ public enum NotesV2 {
         [Migration(to: "2", changes.filter { !omitted.contains($0.key) }.map(\.value) + extra)]
     }
 
+    /// Version 2 of the app with every migration.
     public static func makeApplication() throws -> Application {
         try makeApplication(migrations: migrations())
     }
