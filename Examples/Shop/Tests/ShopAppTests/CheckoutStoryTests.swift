@@ -72,17 +72,20 @@ import WayfinderTesting
     }
 
     @Test func aSignedInCustomerGoesStraightToTheAddressAndBackingOutEndsTheCheckout() throws {
-        var session = try shopSession(["signedIn": true, "email": "ada@example.com"])
+        var session = try TestSession(try Shop.makeApplication(), context: ["signedIn": true, "email": "ada@example.com"])
+        #expect(session.snapshot.stack == ["products"])
+        #expect(session.snapshot.navigation == "tabs(*shop: [products], cart: [cart], account: [account])")
+        #expect(session.snapshot.coordinators == "app(catalog, cart, account)")
         try session.fillCart()
         try session.send(CartFlow.Route.checkout) {
             $0.stack = ["cart", "address"]
-            $0.navigation = cartTab("address")
+            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, address], account: [account])"#
             $0.coordinators = "app(catalog, cart(checkout(address)), account)"
             $0.transitions = ["push address"]
         }
         try session.back {
             $0.stack = ["cart"]
-            $0.navigation = cartTab()
+            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart], account: [account])"#
             $0.coordinators = "app(catalog, cart, account)"
             $0.transitions = ["pop address"]
         }

@@ -9,7 +9,8 @@ import WayfinderTesting
 @Suite struct LiveServerTests {
     @Test func aGuestChecksOutWithThreeDSecureOverHTTPAndOpensTheOrderByItsLink() throws {
         // The server waits for the payment service as long as it takes: every answer has its result.
-        let server = try startShop(["--effect-wait", "30s"])
+        let server = try Server(Shop.makeApplication, services: Shop.makeServices)
+            .start(arguments: ["--port", "0", "--store", "memory", "--log-level", "error", "--effect-wait", "30s"])
         defer { server.stop() }
         let session = try LiveSession(baseURL: "http://127.0.0.1:\(server.port)", context: ["platform": "web", "variant": "B"])
         #expect(session.stack == ["products"])

@@ -85,7 +85,10 @@ import WayfinderTesting
     @Test func aDeclinedCardSaysSoOnThePaymentScreenAndOrdersNothing() throws {
         var session = try shopSession()
         try session.guestToPayment()
-        try session.pay(with: PaymentService.TestCard.declined)
+        try session.send(CheckoutFlow.Route.pay(cardNumber: "4000 0000 0000 0002", expiry: "12/30", securityCode: "123")) {
+            $0.effects = [#"checkout: authorise(amount: 2945, expiry: "12/2030", order: "1002")"#]
+        }
+        #expect(session.topScreen?.busy == true)
         try session.complete(with: PaymentDecision.declined(reason: PaymentService.declinedReason)) {
             $0.effects = []
             $0.notice = Notice(.error, PaymentService.declinedReason)
