@@ -70,15 +70,21 @@ let package = Package(
         // MARK: Benchmarks (Benchmarks/http-plaintext)
         .executableTarget(name: "PlaintextServer", dependencies: ["WayfinderHTTP"]),
 
+        // MARK: Test fixtures: two versions of a small app, and a server of either (live upgrades)
+        .target(name: "NotesApp", dependencies: ["WayfinderCore"], path: "Tests/Fixtures/NotesApp"),
+        .executableTarget(name: "notes-server", dependencies: ["NotesApp", "WayfinderServer"], path: "Tests/Fixtures/NotesServer"),
+
         // MARK: Tests
         .testTarget(name: "WayfinderCoreTests", dependencies: ["WayfinderCore"]),
         .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "WayfinderCore", "WayfinderTesting"]),
+        .testTarget(name: "UpgradeTests", dependencies: ["NotesApp", "WayfinderCore", "WayfinderTesting"]),
         .testTarget(name: "WayfinderHTTPTests", dependencies: ["WayfinderHTTP", "WayfinderTesting"]),
         .testTarget(name: "WayfinderStoreTests", dependencies: ["WayfinderStore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore", "WayfinderServer",
+                "NotesApp",
             ]),
         .testTarget(
             name: "WayfinderClientTests",

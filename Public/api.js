@@ -34,10 +34,19 @@ export function newIdempotencyKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** How many times one request is sent again after `409 version_ahead` (see `#request`). */
+const VERSION_AHEAD_RETRIES = 4;
+
 export class Api {
-  /** @param {string} base prefix for every path ('' = same origin as the page) */
-  constructor(base = '') {
+  /**
+   * @param {string} base prefix for every path ('' = same origin as the page)
+   * @param {string} components the component kinds this client renders, sent in the
+   *   `Wayfinder-Components` header (and `?components=` on the event stream); '' sends nothing
+   *   (the server then sends every kind it has)
+   */
+  constructor(base = '', components = '') {
     this.base = base;
+    this.components = components;
     /** @type {{id: string, token: string} | null} */
     this.session = null;
   }
@@ -84,7 +93,8 @@ export class Api {
    */
   openEvents({ onState, onOpen, onError }) {
     const token = encodeURIComponent(this.session.token);
-    const source = new EventSource(`${this.base}${this.#sessionPath()}/events?access_token=${token}`);
+    const components = this.components ? `&components=${encodeURIComponent(this.components)}` : '';
+    const source = new EventSource(`${this.base}${this.#sessionPath()}/events?access_token=${token}${components}`);
     source.addEventListener('open', () => onOpen());
     source.addEventListener('error', () => onError(source.readyState === EventSource.CLOSED));
     source.addEventListener('state', (event) => {
@@ -114,28 +124,36 @@ export class Api {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (auth) headers.Authorization = `Bearer ${this.session.token}`;
     if (key) headers['Idempotency-Key'] = key;
+    if (this.components) headers['Wayfinder-Components'] = this.components;
 
     let response;
-    let text;
-    try {
-      response = await fetch(this.base + path, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: 'no-store',
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new NetworkError(error?.message);
-    }
-
     let data = null;
-    if (text) {
+    for (let attempt = 0; ; attempt += 1) {
+      let text;
       try {
-        data = JSON.parse(text);
-      } catch {
-        data = null;
+        response = await fetch(this.base + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          cache: 'no-store',
+        });
+        text = await response.text();
+      } catch (error) {
+        throw new NetworkError(error?.message);
       }
+      data = null;
+      if (text) {
+        try {
+          data = JSON.parse(text);
+        } catch {
+          data = null;
+        }
+      }
+      // A deploy is under way and a server of the older version answered: it changed nothing,
+      // and the same request (same key) will reach a newer one shortly.
+      if (response.status !== 409 || data?.code !== 'version_ahead' || attempt === VERSION_AHEAD_RETRIES) break;
+      const seconds = Number(response.headers.get('Retry-After'));
+      await new Promise((resolve) => setTimeout(resolve, 1000 * (seconds > 0 && seconds < 10 ? seconds : 1)));
     }
     if (!response.ok) {
       const problem = data && typeof data === 'object' ? data : {};

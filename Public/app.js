@@ -7,7 +7,9 @@
 //      if it is gone (404), POST /v1/sessions {"context": {"platform": "web"}, "deepLink"?}.
 //   2. Render `state.navigation` (render.js): stacks with a navigation bar and a back button, tabs
 //      with a tab bar, modals (sheet or full screen) following the `modal` chain, and each screen's
-//      components. The client knows no screen, route or flow by name.
+//      components. The client knows no screen, route or flow by name. Every request names the
+//      component kinds it renders (`Wayfinder-Components`; `?components=` on the event stream), so
+//      a server of a later version sends fallbacks for kinds this client does not know.
 //   3. Post what the user does, with `Authorization: Bearer <token>` and a fresh `Idempotency-Key`
 //      per action (a retry after a lost connection re-sends the same key, so it applies once):
 //        button / list item        → POST .../routes {"route", "params"} (submit: + field values)
@@ -18,9 +20,10 @@
 //   5. Listen to GET .../events (server push): show any state newer than the one on screen.
 //   6. Show problems (application/problem+json) in a banner; when the connection is lost, say so,
 //      retry, and recover by itself when the server is back.
+//      `409 version_ahead` (an older server during a deploy) is sent again after its Retry-After.
 
 import { Api, NetworkError, ProblemError, newIdempotencyKey } from './api.js';
-import { collectDrafts, renderScene, topScreen } from './render.js';
+import { COMPONENTS, collectDrafts, renderScene, topScreen } from './render.js';
 import { animateTransitions, settle } from './motion.js';
 import { renderInspector } from './inspector.js';
 
@@ -45,7 +48,9 @@ const ui = {
   live: $('live'),
 };
 
-const api = new Api();
+// The components this client renders; `?components=heading,text,...` previews the app as an
+// older client that renders only those (the server sends it fallbacks).
+const api = new Api('', new URLSearchParams(location.search).get('components') ?? COMPONENTS);
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 let shown = null; // the State on screen

@@ -304,6 +304,12 @@ const RENDERERS = {
   image: renderImage,
 };
 
+/**
+ * The component kinds this client renders (all at version 1), as the `Wayfinder-Components`
+ * header names them: the server replaces any other kind with a fallback.
+ */
+export const COMPONENTS = Object.keys(RENDERERS).join(', ');
+
 /** One component; an unknown or malformed one becomes a visible placeholder, never an exception. */
 export function renderComponentSafely(component, index, screen, ctx) {
   const type = component?.type;

@@ -18,9 +18,15 @@ public enum DemoApp {
 
     /// The application: launch instructor, onboarding, auth, change password, main tabs.
     public static func makeApplication() throws -> Application {
+        try makeApplication(migrations: [])
+    }
+
+    /// The application with `migrations` (the compatibility tests declare some).
+    static func makeApplication(migrations: [Migration<Demo>]) throws -> Application {
         try Application(
-            scheme: "wayfinder", root: AppFlow(),
-            flows: [OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()])
+            scheme: "wayfinder", version: "1", root: AppFlow(),
+            flows: [OnboardingFlow(), AuthFlow(), ChangePasswordFlow(), MainFlow(), HomeFlow(), TodosFlow(), ProfileFlow()],
+            migrations: migrations)
     }
 }
 

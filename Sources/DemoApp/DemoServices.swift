@@ -10,6 +10,7 @@ public struct DemoServices: Sendable {
     /// How long each service takes before it answers (none but for a demonstration).
     public let delay: Duration
 
+    /// The services over `users` and `mailer`, answering after `delay` (to show a busy screen).
     public init(users: UserStore, mailer: Mailer = Mailer(), delay: Duration = .zero) {
         self.users = users
         self.mailer = mailer

@@ -12,6 +12,7 @@ public final class WayfinderAPI: HTTPHandler {
     let store: any SessionStore
     let configuration: APIConfiguration
     let logger: Logger
+    /// The counters `/metrics` shows.
     public let metrics: Metrics
     let cache: SessionCache
     let launches = LaunchCache()
@@ -24,9 +25,15 @@ public final class WayfinderAPI: HTTPHandler {
     /// Runs the app's effects off the loops.
     let effects: EffectRunner
     let catalogDOT: [UInt8]
+    /// The first bytes of every state this version of the app saves (see ``StateCodec/prefix(appVersion:)``).
+    let currentStatePrefix: [UInt8]
+    /// `/healthz`'s answer: the status and the app's version.
+    let healthBody: [UInt8]
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
+    /// The API for `engine`'s app over `store`; `services` run the app's effects and
+    /// `openConnections` reads the server's connection count for `/metrics`.
     public init(
         engine: Engine, store: any SessionStore, configuration: APIConfiguration, logger: Logger,
         services: EffectServices = EffectServices(), openConnections: @escaping @Sendable () -> Int = { 0 }
@@ -49,6 +56,9 @@ public final class WayfinderAPI: HTTPHandler {
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
+        self.currentStatePrefix = StateCodec.prefix(appVersion: engine.app.version)
+        let health: JSONValue = ["status": "ok", "version": .string(engine.app.version)]
+        self.healthBody = health.canonicalBytes
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.
@@ -165,7 +175,7 @@ public final class WayfinderAPI: HTTPHandler {
         case .deepLinks(let id): return try mutate(id, request, context) { body in .openDeepLink(try body.requiredString("url")) }
         case .events(let id): return try openEvents(id, request)
         case .flows: return try flows(request)
-        case .healthz: return json(200, Array(#"{"status":"ok"}"#.utf8))
+        case .healthz: return json(200, healthBody)
         case .readyz: return try readiness()
         case .metrics: return metricsResponse()
         case .openAPI:

@@ -8,7 +8,8 @@ import WayfinderStore
 /// Serves an ``Application`` with everything the `wayfinder` executable does: every setting as a
 /// flag and a `WAYFINDER_*` environment variable, `--help`, the SQLite (default), memory and
 /// Redis stores, the web client at `/` and the contract at `/openapi.yaml`, `/metrics`, JSON
-/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck` subcommand.
+/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck` and `catalog`
+/// subcommands (`catalog --diff OLD.json` checks a release's compatibility in CI).
 ///
 /// A team's whole `main.swift`:
 ///
@@ -40,13 +41,20 @@ public struct Server: Sendable {
         self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
     }
 
-    /// Runs the command line: `healthcheck`, `--help`, or the server until SIGTERM or SIGINT,
-    /// then exits (0 after a graceful stop, 2 for bad settings or a broken application).
+    /// Runs the command line: `healthcheck`, `catalog` (see `catalog --help`), `--help`, or the
+    /// server until SIGTERM or SIGINT, then exits (0 after a graceful stop, 2 for bad settings or
+    /// a broken application).
     public func run(
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Never {
         if arguments.first == "healthcheck" { Healthcheck.run(environment: environment) }
+        if arguments.first == "catalog" {
+            let result = CatalogCommand.run(Array(arguments.dropFirst()), name: name, application: makeApplication)
+            print(result.output, terminator: "")
+            FileHandle.standardError.write(Data(result.errors.utf8))
+            exit(result.status)
+        }
         let settings: Settings
         do {
             switch try Settings.parse(arguments: arguments, environment: environment) {
@@ -131,7 +139,8 @@ public struct Server: Sendable {
                 // One pooled connection per event loop, plus a few for event streams and the sweeper.
                 store = try RedisStore(url: settings.store, configuration: storeConfiguration, poolSize: settings.threads + 4)
             } else {
-                store = try SQLiteStore(path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration)
+                store = try SQLiteStore(
+                    path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration, shared: settings.sqliteShared)
             }
         } catch {
             logger.flush()
@@ -196,6 +205,7 @@ public struct Server: Sendable {
         api.start()
         logger.log(.info, "listening", [
             ("host", .string(settings.host)), ("port", .int(server.boundPort)), ("threads", .int(settings.threads)),
+            ("version", .string(application.version)),
             ("store", .string(settings.store == "memory" ? "memory" : settings.store.hasPrefix("redis://") ? "redis" : "sqlite")),
         ])
         return RunningServer(port: server.boundPort, api: api, server: server, store: store, logger: logger)

@@ -7,6 +7,7 @@ struct Settings: Sendable {
     var port = 8080
     var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var store = "sqlite:data/wayfinder.sqlite"
+    var sqliteShared = false
     var publicDirectory = Settings.bundled("Public")
     var openAPI = Settings.bundled("openapi.yaml")
     var sessionTTLSeconds = 86_400.0
@@ -60,6 +61,10 @@ struct Settings: Sendable {
                 throw Invalid(message: "must be sqlite:PATH, memory or redis://HOST:PORT[/DB]")
             }
             s.store = v
+        },
+        Option(name: "sqlite-shared", help: "true when other processes serve the same SQLite file (a rolling deploy on one host)", defaultValue: { String($0.sqliteShared) }) { s, v throws(Invalid) in
+            guard let value = ["true": true, "false": false][v] else { throw Invalid(message: "must be true or false") }
+            s.sqliteShared = value
         },
         Option(name: "public", help: "folder of the web client served at /", defaultValue: { $0.publicDirectory }) { s, v throws(Invalid) in
             s.publicDirectory = v
@@ -199,7 +204,7 @@ struct Settings: Sendable {
         var lines = [
             "\(name) — server-driven navigation: one coordinator tree per session, JSON over HTTP.",
             "",
-            "Usage: \(name) [--setting value]...   or   \(name) healthcheck",
+            "Usage: \(name) [--setting value]...   or   \(name) healthcheck   or   \(name) catalog [--dot | --diff OLD.json]",
             "Every setting can also come from its environment variable; flags win.",
             "",
         ]

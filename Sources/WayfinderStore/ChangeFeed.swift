@@ -26,6 +26,7 @@ public final class ChangeFeed: Sendable {
     /// session, and a writer publishes after its write: whichever comes second sees the other.
     private let subscriptions = Atomic<Int>(0)
 
+    /// A feed with no subscriptions.
     public init() {
         shards = (0..<Self.shardCount).map { _ in Shard() }
     }

@@ -7,9 +7,12 @@
 /// Any other id (tests, hand-made ids, a non-canonical encoding) stays a string, so the mapping
 /// from ids to keys is one-to-one.
 public enum SessionKey: Hashable, Sendable {
+    /// An id issued by the API: its 128 bits as two integers.
     case compact(UInt64, UInt64)
+    /// Any other id, as it is.
     case other(String)
 
+    /// The key of session `id`.
     public init(_ id: String) {
         self = Self.compact(id) ?? .other(id)
     }

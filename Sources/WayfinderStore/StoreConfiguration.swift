@@ -10,6 +10,7 @@ public struct StoreConfiguration: Sendable, Equatable {
     /// without bound for a day by sending a new key with every request.
     public var idempotencyRecordsPerSession: Int
 
+    /// One day in milliseconds: the default TTLs.
     public static let day: Int64 = 24 * 60 * 60 * 1000
 
     /// TTLs must be positive and the record cap at least 1 (smaller values are raised to those).

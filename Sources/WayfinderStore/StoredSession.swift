@@ -15,6 +15,7 @@ public struct StoredSession: Sendable, Equatable {
     /// Unix milliseconds of the last use; a session whose `lastUsed` is older than the TTL expires.
     public var lastUsed: Int64
 
+    /// A session record.
     public init(id: String, tokenHash: [UInt8], revision: Int, state: [UInt8], lastUsed: Int64) {
         self.id = id
         self.tokenHash = tokenHash

@@ -15,9 +15,11 @@ import CCurlShim
 public final class CurlClient {
     /// A finished transfer.
     public struct Response: Sendable {
+        /// The final status code (after any `100 Continue`).
         public var status: Int
         /// Header fields of the final response, in order.
         public var headers: [(name: String, value: String)]
+        /// The body (libcurl has undone a chunked transfer encoding).
         public var body: [UInt8]
         /// Every status line received, interim ones included (e.g. "HTTP/1.1 100 Continue").
         public var statusLines: [String]
@@ -45,8 +47,11 @@ public final class CurlClient {
         case chunked([[UInt8]])
     }
 
+    /// A transfer libcurl could not complete: no connection, a timeout, a broken response.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// libcurl's `CURLcode` (7: could not connect, 28: timed out, …).
         public var code: Int
+        /// libcurl's text for the code.
         public var message: String
         public var description: String { "curl error \(code): \(message)" }
     }
@@ -57,6 +62,7 @@ public final class CurlClient {
     /// Whole-transfer timeout in milliseconds.
     public var timeoutMilliseconds: Int
 
+    /// A client with its own connection; each transfer may take at most `timeoutMilliseconds`.
     public init(timeoutMilliseconds: Int = 15_000) {
         _ = Self.globalInit
         handle = curl_easy_init()

@@ -8,8 +8,11 @@ import WayfinderCore
 public final class LiveSession {
     /// A problem answer: its status, its `code` and the whole body.
     public struct Problem: Error, Sendable, CustomStringConvertible {
+        /// The answer's status.
         public var status: Int
+        /// The problem's `code` (`route_unavailable`, …); nil when the body has none.
         public var code: String?
+        /// The whole body, as text.
         public var body: String
         public var description: String { "\(status) \(code ?? "(no code)"): \(body)" }
     }
@@ -18,6 +21,7 @@ public final class LiveSession {
     public let baseURL: String
     /// The session's id and bearer token.
     public let id: String
+    /// The bearer token every call of this session sends.
     public let token: String
     /// The state of the last answer (`GET`, or the `state` of an action's answer).
     public private(set) var state: JSONValue

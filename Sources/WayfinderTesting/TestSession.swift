@@ -19,8 +19,8 @@ import WayfinderCore
 /// A step the engine refuses throws its ``NavigationError`` and changes nothing, so a test
 /// asserts typed errors with `#expect(throws:)`.
 public struct TestSession: Sendable {
-    /// The engine under test.
-    public let engine: Engine
+    /// The engine under test (another version's after ``upgrade(to:sourceLocation:_:)``).
+    public private(set) var engine: Engine
     /// The session's whole state after the last step.
     public private(set) var state: SessionState
     /// The snapshot after the last step: what the next step's closure starts from.
@@ -97,7 +97,15 @@ public struct TestSession: Sendable {
         _ action: Action, _ sourceLocation: SourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void
     ) throws {
         let outcome = try engine.reduce(state, action)
-        let actual = NavigationSnapshot(outcome.state, transitions: outcome.transitions, before: state)
+        try check(outcome.state, outcome.transitions, sourceLocation, expected)
+    }
+
+    /// Compares the snapshot of `next` with what `expected` makes of the last one, then moves on.
+    private mutating func check(
+        _ next: SessionState, _ transitions: [Transition], _ sourceLocation: SourceLocation,
+        _ expected: (inout NavigationSnapshot) throws -> Void
+    ) throws {
+        let actual = NavigationSnapshot(next, transitions: transitions, before: state)
         var wanted = snapshot
         wanted.transitions = []
         try expected(&wanted)
@@ -107,10 +115,34 @@ public struct TestSession: Sendable {
                 Comment(rawValue: "the step changed what the test did not expect:\n  " + differences.joined(separator: "\n  ")),
                 sourceLocation: sourceLocation)
         }
-        state = outcome.state
+        state = next
         snapshot = actual
+    }
+
+    /// Serves the session with another version of the app, as after a deploy: the state is
+    /// stored (``StateCodec``) and read back by `application` (``Engine/load(_:session:revision:)``),
+    /// which migrates it, or rebuilds it when no migration covers it. Checks that `expected`
+    /// describes every change (the transitions are the ones announced to clients) and returns
+    /// what loading did. The next steps run on `application`.
+    ///
+    /// - Throws: ``SessionVersionAhead`` when `application` is older than the version that saved
+    ///   the state (a rolling deploy's old server): the session is then unchanged.
+    @discardableResult
+    public mutating func upgrade(
+        to application: Application, sourceLocation: SourceLocation = #_sourceLocation,
+        _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
+    ) throws -> LoadedSession.Outcome {
+        let next = Engine(application)
+        let loaded = try next.load(StateCodec.encode(state), session: state.session, revision: state.revision)
+        try check(loaded.state, loaded.transitions, sourceLocation, expected)
+        engine = next
+        return loaded.outcome
     }
 
     /// The top screen as a client sees it (title, components, routes).
     public var topScreen: RenderedScreen? { engine.render(state).stack.last }
+
+    /// The top screen as a client that renders `client` sees it: components it cannot render
+    /// replaced by their fallbacks, or the app's update-required screen.
+    public func topScreen(for client: ClientComponents) -> RenderedScreen? { engine.render(state, for: client).stack.last }
 }

@@ -11,7 +11,8 @@ import Testing
         #expect(r.status == 200)
         #expect(r.contentType?.hasPrefix("application/json") == true)
         let catalog = r.json
-        #expect(catalog.keys == ["flows", "deepLinks"])
+        #expect(catalog.keys == ["version", "flows", "deepLinks"])
+        #expect(catalog["version"].string == "1")
         let flows = catalog["flows"].array
         let names = flows.compactMap { $0["name"].string }
         #expect(Set(names) == ["app", "onboarding", "auth", "changePassword", "main", "home", "todos", "profile"])

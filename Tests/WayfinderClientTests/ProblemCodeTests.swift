@@ -87,6 +87,15 @@ import Testing
         proxy.on(isRead, .stall(bytes: 12))
         _ = await expect(.requestTimeout, 408) { try await proxied.refresh() }
 
+        // A session saved by a newer version of the app (a deploy under way).
+        let stored = try #require(server.store.base.load(id: credentials.id, now: Int64(Date().timeIntervalSince1970 * 1000)))
+        var newer = stored
+        newer.state = Array(String(decoding: stored.state, as: UTF8.self).replacingOccurrences(of: #"{"v":1,"app":"1","#, with: #"{"v":1,"app":"2","#).utf8)
+        try server.store.base.save(newer, expectedRevision: stored.revision, idempotency: nil)
+        let ahead = await expect(.versionAhead, 409) { try await session.refresh() }
+        #expect(ahead?.retryAfter != nil)
+        try server.store.base.save(stored, expectedRevision: stored.revision, idempotency: nil)
+
         // A store that fails.
         server.store.fail(.unexpected, count: 1)
         _ = await expect(.internal, 500) { try await session.refresh() }
@@ -102,7 +111,7 @@ import Testing
         #expect(limit?.retryAfter != nil)
 
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 22)
+        #expect(ProblemCode.contract.count == 23)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

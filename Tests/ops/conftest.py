@@ -55,16 +55,17 @@ def wait_for(condition, timeout, interval=0.02, message="condition"):
 
 
 class Server:
-    """One running `wayfinder`; stdout and stderr go to files so the pipes never fill up."""
+    """One running `wayfinder` (or `command`, a server built on the same library); stdout and
+    stderr go to files so the pipes never fill up."""
 
-    def __init__(self, tmp_path, args=(), env=None, name="server", preexec_fn=None, stdout=None):
+    def __init__(self, tmp_path, args=(), env=None, name="server", preexec_fn=None, stdout=None, command=None):
         """`stdout`: where the server's stdout goes instead of its file (e.g. `subprocess.PIPE`)."""
         self.stdout_path = tmp_path / f"{name}.stdout"
         self.stderr_path = tmp_path / f"{name}.stderr"
         self._out = open(self.stdout_path, "wb")
         self._err = open(self.stderr_path, "wb")
         self.port = free_port()
-        argv = [binary(), "--port", str(self.port), "--host", "127.0.0.1", "--public", str(REPO / "Public"),
+        argv = [*(command or [binary()]), "--port", str(self.port), "--host", "127.0.0.1", "--public", str(REPO / "Public"),
                 "--openapi", str(REPO / "openapi.yaml"), *args]
         self.process = subprocess.Popen(argv, cwd=tmp_path, env=clean_environment(env),
                                         stdout=stdout or self._out, stderr=self._err, preexec_fn=preexec_fn)
@@ -158,11 +159,35 @@ class Server:
 def start_server(tmp_path):
     servers = []
 
-    def start(*args, env=None, name=None, preexec_fn=None, stdout=None):
-        server = Server(tmp_path, args, env, name or f"server{len(servers)}", preexec_fn=preexec_fn, stdout=stdout)
+    def start(*args, env=None, name=None, preexec_fn=None, stdout=None, command=None):
+        server = Server(tmp_path, args, env, name or f"server{len(servers)}", preexec_fn=preexec_fn, stdout=stdout,
+                        command=command)
         servers.append(server)
         return server
 
     yield start
     for server in servers:
         server.stop()
+
+
+REDIS = str(REPO / "scripts" / "redis")
+
+
+@pytest.fixture
+def redis(tmp_path):
+    """A throwaway redis-server (scripts/redis) with appendonly yes, on a free loopback port."""
+    port = free_port()
+    data = tmp_path / "redis"
+    subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30)
+
+    class Redis:
+        url = f"redis://127.0.0.1:{port}"
+
+        def kill(self):
+            subprocess.run([REDIS, "kill", str(port), str(data)], check=True, capture_output=True, timeout=30)
+
+        def start(self):
+            subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30)
+
+    yield Redis()
+    subprocess.run([REDIS, "stop", str(port), str(data)], capture_output=True, timeout=30)

@@ -8,34 +8,10 @@ loopback port with appendonly yes, through scripts/redis.
 import http.client
 import json
 import signal
-import subprocess
 import threading
 import time
 
-import pytest
-
-from conftest import REPO, free_port, wait_for
-
-REDIS = str(REPO / "scripts" / "redis")
-
-
-@pytest.fixture
-def redis(tmp_path):
-    port = free_port()
-    data = tmp_path / "redis"
-    subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30)
-
-    class Redis:
-        url = f"redis://127.0.0.1:{port}"
-
-        def kill(self):
-            subprocess.run([REDIS, "kill", str(port), str(data)], check=True, capture_output=True, timeout=30)
-
-        def start(self):
-            subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30)
-
-    yield Redis()
-    subprocess.run([REDIS, "stop", str(port), str(data)], capture_output=True, timeout=30)
+from conftest import wait_for
 
 
 def auth(token):
@@ -70,6 +46,8 @@ class EventStream:
                 if not line:
                     break
                 line = line.decode().rstrip("\n")
+                if line.strip() == "0":
+                    break  # the last chunk of the chunked body: the server ended the stream
                 if line == "" and event:
                     self.events.append(event)
                     event = {}

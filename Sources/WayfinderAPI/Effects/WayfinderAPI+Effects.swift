@@ -13,6 +13,8 @@ struct PendingAction: Sendable {
     let fingerprint: [UInt8]?
     let ifMatch: String?
     let context: RequestContext
+    /// What the client renders (nil: everything).
+    let client: ClientComponents?
 }
 
 /// Effects in the API: an action that asks for some is answered once they are done, or once the
@@ -75,7 +77,7 @@ extension WayfinderAPI {
                 do {
                     let response = try commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo)
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, for: pending.client)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }

@@ -12,6 +12,8 @@ enum APIError: Error, Sendable {
     case payloadTooLarge
     case badJSON(String)
     case revisionMismatch(currentRevision: Int)
+    /// The session was saved by a newer version of the app than this server's (a rolling deploy).
+    case versionAhead(SessionVersionAhead)
     case idempotencyKeyReused
     case idempotencyKeyTooLong(limit: Int)
     case sessionTooLarge(bytes: Int, limit: Int)
@@ -32,6 +34,7 @@ enum APIError: Error, Sendable {
         case .payloadTooLarge: 413
         case .badJSON: 400
         case .revisionMismatch: 412
+        case .versionAhead: 409
         case .idempotencyKeyReused: 422
         case .idempotencyKeyTooLong: 400
         case .sessionTooLarge: 422
@@ -52,6 +55,7 @@ enum APIError: Error, Sendable {
         case .payloadTooLarge: "payload_too_large"
         case .badJSON: "bad_json"
         case .revisionMismatch: "revision_mismatch"
+        case .versionAhead: "version_ahead"
         case .idempotencyKeyReused: "idempotency_key_reused"
         case .idempotencyKeyTooLong: "idempotency_key_too_long"
         case .sessionTooLarge: "session_too_large"
@@ -81,6 +85,9 @@ enum APIError: Error, Sendable {
         case .payloadTooLarge: "The request body is larger than the server accepts."
         case .badJSON(let why): "The body is not valid JSON: \(why)."
         case .revisionMismatch(let current): "The session is at revision \(current); If-Match named another."
+        case .versionAhead(let ahead):
+            "The session was last saved by version \(ahead.stateVersion) of the app and this server runs version \(ahead.appVersion) "
+                + "(a deploy is under way); nothing changed. Retry the same request: a server of the newer version will answer."
         case .idempotencyKeyReused: "This Idempotency-Key was used for a different request."
         case .idempotencyKeyTooLong(let limit): "The Idempotency-Key is longer than \(limit) bytes."
         case .sessionTooLarge(let bytes, let limit):
@@ -132,6 +139,7 @@ enum APIError: Error, Sendable {
         case .methodNotAllowed(let allow): headers.add("Allow", allow.joined(separator: ", "))
         case .unauthorized: headers.add("WWW-Authenticate", "Bearer")
         case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
+        case .versionAhead: headers.add("Retry-After", "1")
         case .sessionLimit: headers.add("Retry-After", "60")
         case .rateLimited(let seconds), .sessionStreamLimit(_, let seconds), .streamLimit(let seconds):
             headers.add("Retry-After", String(max(1, seconds)))

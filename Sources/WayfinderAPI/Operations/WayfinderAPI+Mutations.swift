@@ -17,30 +17,45 @@ extension WayfinderAPI {
     /// The rendering of a new revision is remembered only once it is stored, so a writer that
     /// loses a race never leaves its state in the cache under the winner's revision.
     /// An action that asks for effects is answered later (``settle(_:_:)``).
+    /// A session saved by another version of the app is upgraded first: the answer's transitions
+    /// start with the upgrade's, and `If-Match` may name the revision before it.
     func mutate(
         _ id: String, _ request: HTTPRequest, _ context: RequestContext, action makeAction: (RequestBody) throws -> Action
     ) throws -> HTTPResponse {
         let cacheKey = SessionKey(id)
         var session = try authorized(id, key: cacheKey, request, allowQueryToken: false)
+        let stored = session.revision
+        var upgrade = try self.upgrade(&session, cacheKey)
+        var upgradedFrom = upgrade.isEmpty ? nil : stored
         let body = try RequestBody.read(request)
-        let key = try idempotencyKey(request)
+        let (keyHeader, components) = request.headers.first("Idempotency-Key", "Wayfinder-Components")
+        let key = try idempotencyKey(keyHeader)
+        let client = clientComponents(components)
         let fingerprint = key.map { _ in
             SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
         }
         let ifMatch = request.headers["If-Match"]
         for _ in 0..<16 {
             if let key, let fingerprint, let replay = try replay(id, key: key, fingerprint: fingerprint) { return replay }
-            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision) {
+            if let ifMatch, !ETag.ifMatch(ifMatch, revision: session.revision), !(upgradedFrom.map { ETag.ifMatch(ifMatch, revision: $0) } ?? false) {
                 throw APIError.revisionMismatch(currentRevision: session.revision)
             }
             let action = try makeAction(body)
             let state = try decodedState(session, cacheKey)
+            if state.revision != session.revision {
+                // Rebuilt and saved while decoding (a state of this version that no longer fits it).
+                guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
+                session = fresh
+                continue
+            }
             var memo = cache.memo(cacheKey) ?? RenderMemo()
-            let outcome = try engine.reduce(state, action, memo: &memo)
+            var reduced = try engine.reduce(state, action, memo: &memo)
+            if !upgrade.isEmpty { reduced.transitions = upgrade + reduced.transitions }
+            let outcome = reduced
             if !outcome.effects.isEmpty {
                 let pending = PendingAction(
                     id: id, cacheKey: cacheKey, session: session, state: state, action: action, idempotencyKey: key,
-                    fingerprint: fingerprint, ifMatch: ifMatch, context: context)
+                    fingerprint: fingerprint, ifMatch: ifMatch, context: context, client: client)
                 return .later { responder in
                     self.effects.detach {
                         var response = await self.settle(pending, outcome)
@@ -52,7 +67,7 @@ extension WayfinderAPI {
             do {
                 let response = try commit(
                     outcome, status: 200, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                    memo: memo)
+                    memo: memo, for: client)
                 if case .trigger(let route) = action, outcome.changed {
                     metrics.routeTriggered(flow: handlingFlow(route, in: state), route: route.name)
                 }
@@ -61,6 +76,8 @@ extension WayfinderAPI {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
                 guard let fresh = try store.load(id: id, now: WallClock.nowMillis()) else { throw APIError.notFound }
                 session = fresh
+                upgrade = try self.upgrade(&session, cacheKey)
+                upgradedFrom = nil
             } catch StoreError.idempotencyKeyTaken {
                 continue  // a request with the same key was stored first: replay or refuse it
             }
@@ -80,16 +97,17 @@ extension WayfinderAPI {
     }
 
     /// Stores an action's outcome (compare-and-set on `session`'s revision, with the
-    /// idempotency record) and gives the answer; the rendering is remembered once it is stored.
+    /// idempotency record) and gives the answer; the rendering is remembered once it is stored
+    /// (for a client that renders everything: another's is rendered apart and not remembered).
     /// - Throws: `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came first,
     ///   `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo
+        fingerprint: [UInt8]?, memo: RenderMemo, for client: ClientComponents? = nil
     ) throws -> HTTPResponse {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         guard outcome.changed || key != nil else {
-            let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
+            let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo, for: client)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
             return HTTPResponse(status: status, headers: headers, body: bytes)
         }
@@ -105,7 +123,7 @@ extension WayfinderAPI {
             try checkSize(next.state)
             cache.putStoredMemo(cacheKey, codecMemo)
         }
-        let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo)
+        let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo, for: client)
         let record = key.map { key in
             IdempotencyRecord(
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
@@ -116,10 +134,10 @@ extension WayfinderAPI {
         return HTTPResponse(status: status, headers: headers, body: bytes)
     }
 
-    /// The request's `Idempotency-Key` (an empty one counts as none).
+    /// The request's `Idempotency-Key` (`header`; an empty one counts as none).
     /// - Throws: `400 idempotency_key_too_long` past `maxIdempotencyKeyBytes`.
-    private func idempotencyKey(_ request: HTTPRequest) throws(APIError) -> String? {
-        guard let key = request.headers["Idempotency-Key"], !key.isEmpty else { return nil }
+    private func idempotencyKey(_ header: String?) throws(APIError) -> String? {
+        guard let key = header, !key.isEmpty else { return nil }
         guard key.utf8.count <= configuration.maxIdempotencyKeyBytes else {
             throw .idempotencyKeyTooLong(limit: configuration.maxIdempotencyKeyBytes)
         }
@@ -127,13 +145,24 @@ extension WayfinderAPI {
     }
 
     /// `{"state": …, "transitions": […]}`, with the state's rendering and render memo (not
-    /// remembered: the revision may not be stored).
-    func actionBody(_ outcome: Outcome, memo: RenderMemo) -> (body: [UInt8], rendered: [UInt8], memo: RenderMemo) {
+    /// remembered: the revision may not be stored). For a client that does not render
+    /// everything, the state is rendered for it with a memo of its own, and neither is returned.
+    func actionBody(
+        _ outcome: Outcome, memo: RenderMemo, for client: ClientComponents? = nil
+    ) -> (body: [UInt8], rendered: [UInt8]?, memo: RenderMemo?) {
+        if let client {
+            return (actionBody(render(outcome.state, for: client), outcome.transitions), nil, nil)
+        }
         var memo = memo
         let rendered = engine.renderJSON(outcome.state, memo: &memo)
+        return (actionBody(rendered, outcome.transitions), rendered, memo)
+    }
+
+    /// `{"state": rendered, "transitions": […]}`.
+    private func actionBody(_ rendered: [UInt8], _ transitions: [Transition]) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.beginObject()
-        w.key("transitions"); w.beginArray(); for transition in outcome.transitions { transition.write(to: &w) }; w.endArray()
+        w.key("transitions"); w.beginArray(); for transition in transitions { transition.write(to: &w) }; w.endArray()
         w.endObject()
         let prefix = #"{"state":"#.utf8
         var bytes: [UInt8] = []
@@ -142,7 +171,7 @@ extension WayfinderAPI {
         bytes.append(contentsOf: rendered)
         bytes.append(UInt8(ascii: ","))
         bytes.append(contentsOf: w.bytes.dropFirst())
-        return (bytes, rendered, memo)
+        return bytes
     }
 
     /// The flow of the coordinator that owns the top screen (for the routes metric).

@@ -34,7 +34,8 @@ extension WayfinderAPI {
             } catch StoreError.duplicateID {
                 continue  // 128 random bits collided: astronomically unlikely, but cheap to handle
             }
-            let rendered = render(state, key: SessionKey(id), startingFrom: memo)
+            let rendered = clientComponents(request.headers["Wayfinder-Components"]).map { render(state, for: $0) }
+                ?? render(state, key: SessionKey(id), startingFrom: memo)
             var w = JSONWriter(capacity: rendered.count + 128)
             w.beginObject()
             w.key("id"); w.string(id)
@@ -54,31 +55,38 @@ extension WayfinderAPI {
 
     func readSession(_ id: String, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let key = SessionKey(id)
-        let session = try authorized(id, key: key, request, allowQueryToken: false)
-        let etag = ETag.of(session.revision)
-        if let condition = request.headers["If-None-Match"], ETag.ifNoneMatch(condition, revision: session.revision) {
+        var session = try authorized(id, key: key, request, allowQueryToken: false)
+        _ = try upgrade(&session, key)
+        let (condition, components) = request.headers.first("If-None-Match", "Wayfinder-Components")
+        let client = clientComponents(components)
+        if let condition, ETag.ifNoneMatch(condition, revision: session.revision) {
             if let wait = LongPoll.wait(request.headers["Prefer"]) {
-                return longPoll(id, key: key, seen: session.revision, wait: wait, context)
+                return longPoll(id, key: key, seen: session.revision, wait: wait, client: client, context)
             }
-            return HTTPResponse(status: 304, headers: ["ETag": etag])
+            return HTTPResponse(status: 304, headers: ["ETag": ETag.of(session.revision)])
         }
-        return json(200, try renderedBody(session, key), ["ETag": etag])
+        let (body, revision) = try renderedBody(session, key, for: client)
+        return json(200, body, ["ETag": ETag.of(revision)])
     }
 
     /// A long poll (`If-None-Match` with the current revision and `Prefer: wait=N`): the answer
     /// waits until the session changes (`200` with the new state: an effect's result, another
     /// client's action) or `N` seconds pass (`304`). `Preference-Applied` says it waited.
-    private func longPoll(_ id: String, key: SessionKey, seen: Int, wait: Int, _ context: RequestContext) -> HTTPResponse {
+    private func longPoll(
+        _ id: String, key: SessionKey, seen: Int, wait: Int, client: ClientComponents?, _ context: RequestContext
+    ) -> HTTPResponse {
         .later { [self] responder in
             let once = LongPoll(responder: responder)
             let answer: @Sendable () -> Void = { [self] in
                 var response: HTTPResponse
                 do {
-                    if let session = try store.load(id: id, key: key, now: WallClock.nowMillis()) {
+                    if var session = try store.load(id: id, key: key, now: WallClock.nowMillis()) {
+                        _ = try upgrade(&session, key)
                         if session.revision == seen {
                             response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
                         } else {
-                            response = json(200, try renderedBody(session, key), ["ETag": ETag.of(session.revision)])
+                            let (body, revision) = try renderedBody(session, key, for: client)
+                            response = json(200, body, ["ETag": ETag.of(revision)])
                         }
                     } else {
                         response = APIError.notFound.response(path: context.path, requestID: context.requestID)
@@ -180,18 +188,37 @@ extension WayfinderAPI {
         return request.remoteAddress
     }
 
-    /// The decoded state of a stored session, from the cache when the revision matches.
+    /// The decoded state of a stored session, from the cache when the revision matches. A state
+    /// that does not fit this version of the app (a flow it lacks, though saved by this
+    /// version) is rebuilt and saved: its revision is then the stored one plus one.
     func decodedState(_ session: StoredSession, _ key: SessionKey) throws -> SessionState {
         if let state = cache.state(key, revision: session.revision) { return state }
-        let state = try SessionCodec.decode(session.state, session: session.id)
-        cache.put(key, revision: session.revision, state: state)
-        return state
+        let loaded: LoadedSession
+        do {
+            loaded = try engine.load(session.state, session: session.id, revision: session.revision)
+        } catch let ahead as SessionVersionAhead {
+            throw APIError.versionAhead(ahead)
+        }
+        if loaded.changed {
+            _ = try save(loaded, over: session, key)
+        } else {
+            cache.put(key, revision: session.revision, state: loaded.state)
+        }
+        return loaded.state
     }
 
-    /// The rendered state of a stored session, from the cache when the revision matches.
-    func renderedBody(_ session: StoredSession, _ key: SessionKey) throws -> [UInt8] {
-        if let body = cache.body(key, revision: session.revision) { return body }
-        return render(try decodedState(session, key), key: key)
+    /// The rendered state of a stored session and its revision, from the cache when the revision
+    /// matches; rendered apart (and not cached) for a client that does not render everything.
+    func renderedBody(_ session: StoredSession, _ key: SessionKey, for client: ClientComponents? = nil) throws -> (body: [UInt8], revision: Int) {
+        if client == nil, let body = cache.body(key, revision: session.revision) { return (body, session.revision) }
+        let state = try decodedState(session, key)
+        return (client.map { render(state, for: $0) } ?? render(state, key: key), state.revision)
+    }
+
+    /// `state` for a client that does not render everything, with a memo of its own.
+    func render(_ state: SessionState, for client: ClientComponents) -> [UInt8] {
+        var memo = RenderMemo()
+        return engine.renderJSON(state, memo: &memo, for: client)
     }
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and

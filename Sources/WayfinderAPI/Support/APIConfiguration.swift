@@ -46,5 +46,6 @@ public struct APIConfiguration: Sendable {
     /// come as a later revision.
     public var effectWait: Duration = .seconds(1)
 
+    /// The defaults (docs/limits.md and docs/configuration.md give them).
     public init() {}
 }

@@ -8,9 +8,13 @@ import WayfinderCore
 /// - Important: callers never pass tokens, query strings, bodies or route params; fields whose
 ///   name looks like a secret are redacted here as a second line of defence.
 public final class Logger: Sendable {
+    /// How much a line matters; a logger writes the lines of its level and above.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
+        /// In increasing order of importance.
         case debug, info, warn, error
+        /// The level's name in a line's `level` and in `--log-level`.
         public var name: String { ["debug", "info", "warn", "error"][rawValue] }
+        /// The level named `name` (any case); nil for another name.
         public init?(name: String) {
             guard let level = Level.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
             self = level
@@ -18,6 +22,7 @@ public final class Logger: Sendable {
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
+    /// The least important level written.
     public let level: Level
     private let sink: LogSink
 
@@ -29,6 +34,7 @@ public final class Logger: Sendable {
         self.sink = LogSink(fd: fd, capacity: bufferBytes)
     }
 
+    /// Whether lines of `level` are written: callers skip building fields that would be dropped.
     public func enabled(_ level: Level) -> Bool { level >= self.level }
 
     /// Lines dropped so far because the buffer was full (stdout did not keep up) or a write failed.
@@ -37,6 +43,8 @@ public final class Logger: Sendable {
     /// Writes every line logged so far; call before the process exits.
     public func flush() { sink.flush() }
 
+    /// Writes one line: the time, `level`, `event`, then `fields` in order (secret-looking names
+    /// redacted).
     public func log(_ level: Level, _ event: String, _ fields: [(String, JSONValue)] = []) {
         guard enabled(level) else { return }
         var w = start(level, event)

@@ -45,6 +45,7 @@ public final class Metrics: Sendable {
 
     private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
     private struct RouteKey: Hashable { var flow: String; var route: String }
+    private struct UpgradeKey: Hashable { var outcome: String; var reason: String }
     private struct EffectKey: Hashable { var flow: String; var effect: String; var outcome: String }
     /// Values in rows, found through a dictionary; `last` remembers the row used last, which the
     /// next request of a busy route reuses without hashing its key.
@@ -71,6 +72,7 @@ public final class Metrics: Sendable {
         var requests = Rows<RequestKey, UInt64>()
         var latency = Rows<String, Histogram>()
         var routes: [RouteKey: UInt64] = [:]
+        var upgrades: [UpgradeKey: UInt64] = [:]
         var effects: [EffectKey: UInt64] = [:]
         var store = [Histogram](repeating: Histogram(), count: StoreOperation.allCases.count)
 
@@ -78,6 +80,7 @@ public final class Metrics: Sendable {
             for row in other.requests.rows { requests.update(row.key, new: 0) { $0 += row.value } }
             for row in other.latency.rows { latency.update(row.key, new: Histogram()) { $0.add(row.value) } }
             routes.merge(other.routes, uniquingKeysWith: +)
+            upgrades.merge(other.upgrades, uniquingKeysWith: +)
             effects.merge(other.effects, uniquingKeysWith: +)
             for index in store.indices { store[index].add(other.store[index]) }
         }
@@ -104,6 +107,7 @@ public final class Metrics: Sendable {
     private let shards: [Shard] = (0..<Metrics.shardCount).map { _ in Shard() }
     let eventStreams = Atomic<Int>(0)
 
+    /// Counters at zero.
     public init() {}
 
     /// The calling thread's shard: threads are numbered in turn the first time they record.
@@ -121,6 +125,13 @@ public final class Metrics: Sendable {
 
     func routeTriggered(flow: String, route: String) {
         shard.state.withLock { $0.routes[RouteKey(flow: flow, route: route), default: 0] += 1 }
+    }
+
+    /// A stored session that this version loaded and did not serve as it was: `outcome` is
+    /// `migrated`, `rebuilt` or `refused` (saved by a newer version); `reason` says why a
+    /// session was rebuilt (``RebuildReason``), empty otherwise.
+    func sessionUpgrade(outcome: String, reason: String = "") {
+        shard.state.withLock { $0.upgrades[UpgradeKey(outcome: outcome, reason: reason), default: 0] += 1 }
     }
 
     /// One call of an app's service for an effect (the flow and effect are the catalog's names,
@@ -187,6 +198,11 @@ public final class Metrics: Sendable {
         out += "# TYPE wayfinder_routes_triggered_total counter\n"
         for (key, count) in snapshot.routes.sorted(by: { ($0.key.flow, $0.key.route) < ($1.key.flow, $1.key.route) }) {
             out += "wayfinder_routes_triggered_total{flow=\"\(escape(key.flow))\",route=\"\(escape(key.route))\"} \(count)\n"
+        }
+        out += "# HELP wayfinder_session_upgrades_total Stored sessions of another app version loaded: migrated, rebuilt (with the reason) or refused (saved by a newer version).\n"
+        out += "# TYPE wayfinder_session_upgrades_total counter\n"
+        for (key, count) in snapshot.upgrades.sorted(by: { ($0.key.outcome, $0.key.reason) < ($1.key.outcome, $1.key.reason) }) {
+            out += "wayfinder_session_upgrades_total{outcome=\"\(key.outcome)\",reason=\"\(key.reason)\"} \(count)\n"
         }
         out += "# HELP wayfinder_effect_calls_total Calls of the app's services for effects (each attempt), by flow, effect and outcome.\n"
         out += "# TYPE wayfinder_effect_calls_total counter\n"

@@ -16,6 +16,9 @@ public struct ProblemCode: OpenEnumeration {
     public static let methodNotAllowed: ProblemCode = "method_not_allowed"
     /// 409: the screen named by `back` is not on top any more; nothing changed.
     public static let staleScreen: ProblemCode = "stale_screen"
+    /// 409: a newer version of the app saved the session and this server runs an older one (a
+    /// deploy is under way); nothing changed. Send the same request again after `Problem/retryAfter`.
+    public static let versionAhead: ProblemCode = "version_ahead"
     /// 412: `If-Match` named another revision (`Problem/currentRevision` is the current one).
     public static let revisionMismatch: ProblemCode = "revision_mismatch"
     /// 413: the body is larger than the server accepts.
@@ -55,7 +58,7 @@ public struct ProblemCode: OpenEnumeration {
 
     /// Every code of the contract (openapi.yaml, `ProblemCode`).
     public static let contract: [ProblemCode] = [
-        .unauthorized, .notFound, .methodNotAllowed, .staleScreen, .revisionMismatch, .payloadTooLarge,
+        .unauthorized, .notFound, .methodNotAllowed, .staleScreen, .versionAhead, .revisionMismatch, .payloadTooLarge,
         .uriTooLong, .unsupportedMediaType, .headersTooLarge, .badJSON, .badRequest, .invalidParams,
         .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .sessionLimit, .internal,
         .requestTimeout, .serviceUnavailable, .notImplemented, .httpVersionNotSupported,

@@ -8,6 +8,7 @@ public struct JSONValueDecoder: Sendable {
     /// Also read integers, numbers and booleans from strings (deep-link captures are strings).
     public var readsScalarsFromStrings = false
 
+    /// A decoder that reads scalars only from JSON scalars (``readsScalarsFromStrings`` off).
     public init() {}
 
     /// The value of type `T` in `json`.
@@ -32,8 +33,11 @@ public struct JSONValueDecodingError: Error, Sendable, Hashable, CustomStringCon
 
     /// Member names from the root, e.g. `["todos", "2", "title"]`.
     public var path: [String]
+    /// What was wrong with the value at `path`.
     public var problem: Problem
 
+    /// A failure at `path` (member names from the root); a type's own `init(from:)` can throw
+    /// one to word its refusal as the others are.
     public init(path: [String], problem: Problem) {
         self.path = path
         self.problem = problem

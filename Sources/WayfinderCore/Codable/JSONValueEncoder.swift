@@ -5,6 +5,7 @@
 /// `null` (so a context's `user` is `null`, not missing). An enum with associated values, as Swift
 /// synthesises its `Codable` conformance, becomes `{"case": {"label": value, …}}`.
 public struct JSONValueEncoder: Sendable {
+    /// An encoder; it has no options: the rules above are the only ones.
     public init() {}
 
     /// The value as JSON.

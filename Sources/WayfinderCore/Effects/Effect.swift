@@ -18,7 +18,9 @@ public struct NoEffects: FlowEffect {
 
 /// What an effect came to: the service's reply, or why there is none.
 public enum EffectResult<Reply: Sendable & Hashable>: Sendable, Hashable {
+    /// The service's reply, decoded as the flow's `EffectReply`.
     case success(Reply)
+    /// No reply: the service timed out, failed on every attempt, or the effect was interrupted.
     case failure(EffectFailure)
 }
 
@@ -50,6 +52,7 @@ public struct Secret: Codable, Sendable, Hashable, CustomStringConvertible, Expr
     /// The text itself.
     public var value: String
 
+    /// Wraps `value`; from here on it is shown as `•••`.
     public init(_ value: String) { self.value = value }
     public init(stringLiteral value: String) { self.value = value }
 

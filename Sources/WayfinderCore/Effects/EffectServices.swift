@@ -12,19 +12,20 @@
 public struct EffectServices: Sendable {
     /// One flow's service as the server runs it: its policy, and the service erased to JSON in
     /// and out (the core only records effects; running them is the server's).
-    public struct Service: Sendable {
+    package struct Service: Sendable {
         /// How long one attempt may take.
-        public let timeout: Duration
+        package let timeout: Duration
         /// Attempts after the first.
-        public let retries: Int
+        package let retries: Int
         /// The pause before each retry.
-        public let retryDelay: Duration
+        package let retryDelay: Duration
         /// Decodes the effect case `name` from `params`, performs it, encodes the reply.
-        public let perform: @Sendable (_ name: String, _ params: JSONObject, _ call: EffectCall) async throws -> JSONValue
+        package let perform: @Sendable (_ name: String, _ params: JSONObject, _ call: EffectCall) async throws -> JSONValue
     }
 
     private var services: [String: Service] = [:]
 
+    /// No services yet; ``register(_:timeout:retries:retryDelay:_:)`` adds one per flow.
     public init() {}
 
     /// Registers the service that performs the effects of flow `flow`.
@@ -50,7 +51,7 @@ public struct EffectServices: Sendable {
     public var flows: [String] { services.keys.sorted() }
 
     /// The service of flow `flow`, if one is registered.
-    public func service(for flow: String) -> Service? { services[flow] }
+    package func service(for flow: String) -> Service? { services[flow] }
 }
 
 /// What a service knows of the effect it runs.
@@ -65,6 +66,8 @@ public struct EffectCall: Sendable, Hashable {
     /// that deduplicates requests, so a retried effect is not done twice.
     public var key: String { session + "/" + effect }
 
+    /// What the server's effect runner tells a service; an app's tests build one to call a
+    /// service directly.
     public init(session: String, effect: String, attempt: Int) {
         self.session = session
         self.effect = effect

@@ -14,13 +14,16 @@ public enum Action: Sendable, Hashable {
 
 /// The result of an action: the next state and how to animate to it.
 public struct Outcome: Sendable, Hashable {
+    /// The session after the action (the input state itself when nothing changed).
     public var state: SessionState
+    /// How a client animates from the old state to `state`, in order; empty when nothing changed.
     public var transitions: [Transition]
     /// Whether anything changed (then `revision` went up by one).
     public var changed: Bool
     /// Effects the action asked for, to run now (they are also in `state.effects`).
     public var effects: [EffectRequest] = []
 
+    /// An outcome; the engine makes them, and tests may compare one with an outcome built by hand.
     public init(state: SessionState, transitions: [Transition], changed: Bool, effects: [EffectRequest] = []) {
         self.state = state
         self.transitions = transitions

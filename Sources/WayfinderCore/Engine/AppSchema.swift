@@ -41,6 +41,7 @@ extension SessionContext {
 /// The app's model (MVVM-C's model): data the flows read and change, shared across flows and
 /// kept when they finish. A new session's model is `init()`.
 public protocol AppModel: Codable, Sendable, Hashable {
+    /// The model of a new session.
     init()
 }
 
@@ -78,15 +79,18 @@ public struct NoDeepLinks: DeepLinkDestination {
 /// A coordinator's own data. `init()` is what a flow starts with unless its parent gives it more
 /// (``FlowContext/startChild(_:placement:data:)``).
 public protocol FlowData: Codable, Sendable, Hashable {
+    /// The data a flow starts with when its parent gives none.
     init()
 }
 
 /// The data of a flow that keeps none.
 public struct NoData: FlowData {
+    /// The only value: there is nothing to keep.
     public init() {}
 }
 
 /// The result of a flow that finishes with nothing to say.
 public struct NoResult: Codable, Sendable, Hashable {
+    /// The only value: there is nothing to say.
     public init() {}
 }

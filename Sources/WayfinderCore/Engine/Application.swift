@@ -1,5 +1,7 @@
-/// An application: its flows, the root flow (the launch instructor), its deep links and how a
-/// session's context is read. A team registers its own flows here, as `DemoApp` does.
+/// An application: its version, its flows, the root flow (the launch instructor), its deep
+/// links, how a session's context is read, and how sessions and clients of its earlier versions
+/// are served (``Migration``, the update-required screen). A team registers its own flows here,
+/// as `DemoApp` does.
 ///
 /// Building one checks the declarations the compiler cannot (see ``ApplicationError``), so a
 /// server refuses to start with a broken app, and an app's tests can call the same check by
@@ -9,6 +11,7 @@ public struct Application: Sendable {
     /// flow context, and one retain costs less than one per field.
     private final class Storage: Sendable {
         let scheme: String
+        let version: String
         let rootFlow: String
         let flows: [any AnyFlow]
         let deepLinks: [DeepLinkPattern]
@@ -16,17 +19,23 @@ public struct Application: Sendable {
         /// comparing them than by hashing one (a lookup per flow called, several per request).
         let flowNames: [String]
         let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
+        let migrations: Migrations
+        let updateRequired: ScreenContent
 
         init(
-            scheme: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
-            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject
+            scheme: String, version: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
+            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, migrations: Migrations,
+            updateRequired: ScreenContent
         ) {
             self.scheme = scheme
+            self.version = version
             self.rootFlow = rootFlow
             self.flows = flows
             self.deepLinks = deepLinks
             self.flowNames = flows.map(\.name)
             self.normalizeContext = normalizeContext
+            self.migrations = migrations
+            self.updateRequired = updateRequired
         }
     }
 
@@ -34,6 +43,11 @@ public struct Application: Sendable {
 
     /// The deep-link scheme (`wayfinder` in `wayfinder://todos/2`).
     public var scheme: String { storage.scheme }
+    /// The application's version (dotted numbers, `2` or `1.4.0`): stored with every state it
+    /// writes, shown by `/v1/flows` and `/healthz`.
+    public var version: String { storage.version }
+    /// What a client is shown instead of a screen it cannot render (see ``ComponentFallback``).
+    public var updateRequired: ScreenContent { storage.updateRequired }
     /// The application coordinator's flow name.
     public var rootFlow: String { storage.rootFlow }
     /// The flows' names in registration order (the catalog's order), the root first.
@@ -44,20 +58,34 @@ public struct Application: Sendable {
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }
     var normalizeContext: @Sendable (JSONObject) throws -> JSONObject { storage.normalizeContext }
+    var migrations: Migrations { storage.migrations }
+    /// No migration renames or changes what clients send.
+    var requestsUnchanged: Bool { storage.migrations.requestsUnchanged }
 
     /// - Parameters:
     ///   - scheme: the deep-link scheme.
+    ///   - version: this release's version, dotted numbers that grow with every release (`2`,
+    ///     `1.4.0`). States written by earlier versions are migrated; a state written by a later
+    ///     one is left alone (``SessionVersionAhead``).
     ///   - root: the application coordinator's flow (a container that picks the first flow).
     ///   - flows: every other flow the app runs.
+    ///   - migrations: how states and requests of earlier versions map to this one.
+    ///   - updateRequired: the screen shown to a client that cannot render one of the app's
+    ///     screens (use headings and text: every client renders those).
     /// - Throws: ``ApplicationError`` listing every problem found in the declarations.
-    public init<Root: Flow>(scheme: String, root: Root, flows: [any Flow<Root.App>]) throws {
+    public init<Root: Flow>(
+        scheme: String, version: String = "0", root: Root, flows: [any Flow<Root.App>],
+        migrations: [Migration<Root.App>] = [], updateRequired: ScreenContent = .updateRequired
+    ) throws {
         var all: [any AnyFlow] = [TypedFlow(root)]
         for flow in flows where type(of: flow) != Root.self { all.append(Self.box(flow)) }
         let links = Self.linkPatterns(Root.App.Link.self)
+        let versions = migrations.map { Migrations.Version(version: AppVersion($0.version), text: $0.version, steps: $0.changes.map(\.step)) }
         storage = Storage(
-            scheme: scheme, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
-            normalizeContext: ContextReader<Root.App.Context>().read)
-        let problems = check(linkProblems: links.problems)
+            scheme: scheme, version: version, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
+            normalizeContext: ContextReader<Root.App.Context>().read, migrations: Migrations(versions: versions),
+            updateRequired: updateRequired)
+        let problems = check(linkProblems: links.problems) + checkVersions()
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
 
@@ -77,7 +105,8 @@ public struct Application: Sendable {
         return scheme + "://" + path.joined(separator: "/")
     }
 
-    /// Matches `url` against the patterns (exact, case-sensitive, no query, no trailing slash).
+    /// Matches `url` against the patterns (exact, case-sensitive, no query, no trailing slash),
+    /// then against the old patterns of renamed deep links (``Migration/Change/renamed(deepLink:to:)``).
     public func match(deepLink url: String) -> DeepLink? {
         let prefix = scheme + "://"
         guard url.hasPrefix(prefix) else { return nil }
@@ -86,11 +115,15 @@ public struct Application: Sendable {
         for pattern in storage.deepLinks {
             if let params = pattern.match(path) { return DeepLink(url: url, pattern: pattern.pattern, params: params) }
         }
+        for (old, new) in storage.migrations.deepLinks {
+            if let params = old.match(path) { return DeepLink(url: url, pattern: new, params: params) }
+        }
         return nil
     }
 }
 
 /// A state names a flow the application does not have (a state from another app version).
 public struct UnknownFlowError: Error, Sendable, Hashable {
+    /// The flow name the state has and the application does not.
     public var flow: String
 }

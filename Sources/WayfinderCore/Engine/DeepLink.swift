@@ -1,9 +1,13 @@
 /// A deep-link pattern an application registers: `todos/{id}` under its scheme.
 public struct DeepLinkPattern: Sendable, Hashable {
+    /// The path under the scheme, with `{name}` segments that capture: `todos/{id}`.
     public var pattern: String
+    /// What a link of this pattern shows, for the catalog.
     public var description: String
     let segments: [Substring]
 
+    /// A pattern and its description; ``Application`` derives them from the app's
+    /// ``AppSchema/Link`` type.
     public init(_ pattern: String, description: String) {
         self.pattern = pattern
         self.description = description
@@ -31,6 +35,7 @@ public struct DeepLinkPattern: Sendable, Hashable {
 
 /// A deep link that matched one of the application's patterns.
 public struct DeepLink: Sendable, Hashable {
+    /// The link as it was opened, e.g. `wayfinder://todos/2`.
     public var url: String
     /// The pattern it matched, e.g. `todos/{id}`.
     public var pattern: String

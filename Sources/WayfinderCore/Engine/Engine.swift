@@ -3,20 +3,16 @@
 /// No IO, no clock, no randomness: the same state and action always give the same outcome, so
 /// the whole navigation behaviour is testable without a socket.
 public struct Engine: Sendable {
+    /// The application whose flows the engine runs.
     public let app: Application
 
+    /// An engine for `app`; it keeps nothing else, so one engine serves every session.
     public init(_ app: Application) { self.app = app }
 
     /// Starts a session: the application coordinator runs its launch logic, then `deepLink`
     /// (if any) is opened. A bad context or link throws and no session exists.
     public func start(session: String, context: JSONObject, deepLink: String? = nil) throws -> SessionState {
-        let normalized = try app.normalizeContext(context)
-        let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
-        var navigator = Navigator(app: app, state: SessionState(session: session, context: normalized, root: root))
-        // Dropped if the flow throws: no session exists then.
-        try navigator.withMoved(root.id) { flow, context in try flow.start(&context) }
-        try navigator.prune()
-        navigator.rootReplaced = false
+        var navigator = try launch(session: session, context: try app.normalizeContext(context), model: [:])
         if let deepLink {
             _ = try navigator.openDeepLink(deepLink)
             try navigator.prune()
@@ -24,6 +20,21 @@ public struct Engine: Sendable {
         var state = navigator.state
         state.revision = 1
         return state
+    }
+
+    /// The navigator of a new session with `context` (already normalized) and `model`, after the
+    /// application coordinator's launch logic; its transitions are the launch's.
+    func launch(session: String, context: JSONObject, model: JSONObject) throws -> Navigator {
+        let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
+        var state = SessionState(session: session, context: context, root: root)
+        state.model = model
+        state.appVersion = app.version
+        var navigator = Navigator(app: app, state: state)
+        // Dropped if the flow throws: no session exists then.
+        try navigator.withMoved(root.id) { flow, context in try flow.start(&context) }
+        try navigator.prune()
+        navigator.rootReplaced = false
+        return navigator
     }
 
     /// Applies an action. Throws ``NavigationError`` for what the contract refuses; the input
@@ -35,7 +46,7 @@ public struct Engine: Sendable {
 
     /// `reduce`, with the session's memo: the app's context and model as decoded for its last
     /// action or rendering are reused while unchanged, and the memo keeps them for the next.
-    public func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
+    package func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         var navigator = Navigator(app: app, state: state, decoded: decoded)
@@ -82,24 +93,37 @@ public struct Engine: Sendable {
             throw NavigationError.routeUnavailable(route: route.name, available: [])
         }
         var found: (id: String, spec: RouteSpec)?
+        // The request as the route reads it when a migration changed it (an old client's).
+        var migrated: RouteRequest?
         do {
             // One read-only context for the chain (see `routes(whenOnTop:)`), gone before the
             // handling flow changes the navigator.
             var context = NavigationContext(coordinator: top.coordinator, navigator: navigator)
+            let unchanged = app.requestsUnchanged
             for id in navigator.chain(from: top.coordinator) {
                 let flow = try navigator.flow(of: id)
                 context.coordinator = id
-                if let spec = flow.availableRoutes(whenOnTop: top, context).first(where: { $0.name == route.name }) {
+                let available = flow.availableRoutes(whenOnTop: top, context)
+                if unchanged {
+                    if let spec = available.first(where: { $0.name == route.name }) {
+                        found = (id, spec)
+                        break
+                    }
+                } else if let (spec, request) = app.resolve(route, among: available, flow: flow.name) {
                     found = (id, spec)
+                    migrated = request
                     break
                 }
             }
         }
         if let (id, spec) = found {
-            let problems = spec.invalidParams(in: route)
-            guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
-            // `reduce` drops the navigator if the flow throws.
-            try navigator.withMoved(id) { flow, context in try flow.handle(route, on: top, &context) }
+            func handle(_ request: RouteRequest) throws {
+                let problems = spec.invalidParams(in: request)
+                guard problems.isEmpty else { throw NavigationError.invalidParams(problems) }
+                // `reduce` drops the navigator if the flow throws.
+                try navigator.withMoved(id) { flow, context in try flow.handle(request, on: top, &context) }
+            }
+            if let migrated { try handle(migrated) } else { try handle(route) }
             return
         }
         throw NavigationError.routeUnavailable(
@@ -111,7 +135,7 @@ public struct Engine: Sendable {
     /// Gives up on a pending effect without telling its flow (whose `complete` threw on its
     /// result): the effect leaves the state and its screen stops waiting, as a new revision, so
     /// a user is never left on a screen that waits for ever. Unchanged if it is not pending.
-    public func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
+    package func abandonEffect(_ id: String, in state: SessionState) -> Outcome {
         guard let index = state.effects.firstIndex(where: { $0.id == id }) else {
             return Outcome(state: state, transitions: [], changed: false)
         }

@@ -77,6 +77,9 @@ public protocol Flow<App>: Sendable {
     /// screen and what `flow` shows (context, model, data): the server reuses a screen's JSON
     /// while those are unchanged.
     func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent
+    /// What a client that cannot render `component` (an older app) is shown instead on `screen`,
+    /// one of this flow's own. By default ``ComponentFallback/generic``; asked only for such clients.
+    func fallback(for component: Component, on screen: Screen, _ flow: FlowContext<Self>) -> ComponentFallback
 }
 
 extension Flow {
@@ -120,13 +123,17 @@ func defaultFlowName(_ typeName: String) -> String {
 /// `CodingKeys` leaves out): a programming error, refused like any failed action.
 public struct FlowDeclarationError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String
+    /// A refusal that says which declaration contradicts what the flow did.
     public init(_ description: String) { self.description = description }
 }
 
 /// What a flow renders for a screen.
 public struct ScreenContent: Sendable, Hashable {
+    /// The screen's title (the navigation bar's).
     public var title: String
+    /// What the screen shows, top to bottom, in the vocabulary clients render.
     public var components: [Component]
+    /// A screen's content.
     public init(title: String, components: [Component]) {
         self.title = title
         self.components = components
@@ -135,6 +142,7 @@ public struct ScreenContent: Sendable, Hashable {
 
 /// A child coordinator that is gone, as its parent learns of it.
 public struct FinishedChild: Sendable, Hashable {
+    /// How the child went.
     public enum Reason: Sendable, Hashable {
         /// The child called ``FlowContext/finish(_:)``; its screens are still shown until the
         /// parent replaces or pops them (leftovers are removed after `childDidFinish`).
@@ -146,6 +154,7 @@ public struct FinishedChild: Sendable, Hashable {
     public var id: String
     /// The child's flow name.
     public var flow: String
+    /// Whether it finished with a result or was removed.
     public var reason: Reason
 
     /// Whether the child ran flow `type`.
@@ -174,12 +183,18 @@ public enum DeepLinkOutcome: Sendable, Hashable {
 /// One tab of a tab bar a container shows: its id (what `POST …/tab` names), title, icon and
 /// the flow that runs it.
 public struct TabSpec: Sendable, Hashable {
+    /// The tab's id: what `POST …/tab` names and ``FlowContext/selectTab(_:)`` takes.
     public var id: String
+    /// The tab bar's label.
     public var title: String
+    /// An icon name in the SF Symbols style (`house`, `person.circle`); clients map it to
+    /// their own.
     public var icon: String
     /// The name of the flow that runs the tab.
     public var flow: String
 
+    /// A tab run by flow `flow` (listing it in ``Flow/tabs`` makes that flow a child of the
+    /// container).
     public init<F: Flow>(id: String, title: String, icon: String, flow: F.Type) {
         self.id = id
         self.title = title

@@ -28,6 +28,10 @@ protocol AnyFlow: Sendable {
     var effects: [String] { get }
     func openDeepLink(_ link: DeepLink, _ context: inout NavigationContext) throws -> DeepLinkOutcome
     func render(_ screen: ScreenInstance, _ context: NavigationContext) -> ScreenContent
+    /// The flow's fallback for a component a client cannot render on `screen`.
+    func fallback(for component: Component, on screen: ScreenInstance, _ context: NavigationContext) -> ComponentFallback
+    /// Why `screen` is not one of this flow's screens as they are declared now; nil if it is.
+    func screenProblem(_ screen: ScreenInstance) -> String?
     /// The routes it accepts while `screen` (its own or a descendant's) is on top.
     func availableRoutes(whenOnTop screen: ScreenInstance, _ context: NavigationContext) -> [RouteSpec]
 }
@@ -180,6 +184,21 @@ struct TypedFlow<F: Flow>: AnyFlow {
         let own: F.Screen
         do { own = try decodeScreen(screen) } catch { return ScreenContent(title: screen.name, components: []) }
         return flow.render(own, FlowContext<F>(base: context, screen: screen, declaredChildren: children, screens: screenCases, routes: routeCases))
+    }
+
+    func fallback(for component: Component, on screen: ScreenInstance, _ context: NavigationContext) -> ComponentFallback {
+        guard let own = try? decodeScreen(screen) else { return .generic }
+        return flow.fallback(
+            for: component, on: own,
+            FlowContext<F>(base: context, screen: screen, declaredChildren: children, screens: screenCases, routes: routeCases))
+    }
+
+    func screenProblem(_ screen: ScreenInstance) -> String? {
+        guard screens.contains(screen.name) else { return "flow '\(name)' has no screen '\(screen.name)'" }
+        do { _ = try screenCases.decode(screen.name, screen.params) } catch {
+            return "screen '\(screen.name)' of flow '\(name)' does not read its values \(JSONValue.object(screen.params).canonicalString): \(error)"
+        }
+        return nil
     }
 
     func availableRoutes(whenOnTop screen: ScreenInstance, _ context: NavigationContext) -> [RouteSpec] {

@@ -3,12 +3,17 @@
 /// Strict on purpose: a body that is not exactly JSON is `400 bad_json`, never guessed at.
 /// Nesting is bounded so a hostile body cannot exhaust the stack.
 public struct JSONParser {
+    /// Why a text is not JSON, and where.
     public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
+        /// The byte at which parsing stopped (0-based).
         public var offset: Int
+        /// What was wrong there: "unexpected trailing data", "nesting deeper than 64", …
         public var reason: String
         public var description: String { "\(reason) at byte \(offset)" }
     }
 
+    /// How many arrays and objects may nest: deeper input is refused, so a hostile body cannot
+    /// exhaust the stack.
     public static let maximumDepth = 64
 
     /// Parses one JSON text (surrounding whitespace allowed, nothing else).
@@ -23,6 +28,7 @@ public struct JSONParser {
         }
     }
 
+    /// Parses one JSON text given as a string (its UTF-8 bytes).
     public static func parse(_ text: String) throws(Error) -> JSONValue { try parse(Array(text.utf8)) }
 
     private let input: UnsafeBufferPointer<UInt8>

@@ -3,12 +3,19 @@
 /// Integers and doubles are kept apart so that `{"id": 2}` round-trips as an integer and param
 /// types (`integer` versus `string`) can be checked exactly.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`; a parameter or member that is `null` counts as absent.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number written without a fraction or exponent that fits an `Int`.
     case int(Int)
+    /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object; its members are unordered.
     case object([String: JSONValue])
 }
 
@@ -16,11 +23,17 @@ public enum JSONValue: Sendable, Hashable {
 public typealias JSONObject = [String: JSONValue]
 
 extension JSONValue {
+    /// The text of a `.string`; nil for any other value.
     public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    /// The value of a `.bool`; nil for any other value.
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    /// The value of an `.int`; nil for any other value (a `.double` too, even an integral one).
     public var intValue: Int? { if case .int(let i) = self { return i } else { return nil } }
+    /// The members of an `.object`; nil for any other value.
     public var objectValue: JSONObject? { if case .object(let o) = self { return o } else { return nil } }
+    /// The elements of an `.array`; nil for any other value.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    /// Whether this is `null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// The member `key` of an object (`nil` for other values or a missing key).
@@ -45,15 +58,15 @@ extension JSONValue {
     }
 
     /// The type name with its article, for error messages ("an integer", "a string").
-    public var typeNameWithArticle: String { Self.article(typeName) }
+    package var typeNameWithArticle: String { Self.article(typeName) }
 
     /// `name` with "a" or "an" before it.
-    public static func article(_ name: String) -> String {
+    package static func article(_ name: String) -> String {
         (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
     }
 
     /// The JSON type name used in error messages and the flow catalog.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

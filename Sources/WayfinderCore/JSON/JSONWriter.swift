@@ -3,11 +3,13 @@
 /// Used for every response body on the hot path (rendered states, problems) and for the
 /// canonical form of request bodies (sorted keys), which idempotency compares.
 public struct JSONWriter: Sendable {
+    /// The JSON written so far.
     public var bytes: [UInt8]
     /// Whether the next value or key needs a comma before it. One flag is enough: a value just
     /// ended (scalar or closed container) means a comma; an opened container or a key means none.
     private var needsComma = false
 
+    /// An empty writer whose buffer is reserved for `capacity` bytes (it grows past them).
     public init(capacity: Int = 1024) {
         bytes = []
         bytes.reserveCapacity(capacity)
@@ -15,9 +17,13 @@ public struct JSONWriter: Sendable {
 
     // MARK: Structure
 
+    /// Writes `{`; the members follow as ``key(_:)`` and a value each.
     public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    /// Writes `}`, closing the object opened last.
     public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    /// Writes `[`; the elements follow as values.
     public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    /// Writes `]`, closing the array opened last.
     public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":`; the next value written belongs to it.
@@ -30,7 +36,9 @@ public struct JSONWriter: Sendable {
 
     // MARK: Scalars
 
+    /// Writes a string, escaped as RFC 8259 requires.
     public mutating func string(_ value: String) { separate(); writeString(value) }
+    /// Writes an integer.
     public mutating func int(_ value: Int) {
         separate()
         guard value >= 0, value < 10_000 else { bytes.append(contentsOf: String(value).utf8); return }
@@ -40,8 +48,12 @@ public struct JSONWriter: Sendable {
         if value >= 10 { bytes.append(UInt8(ascii: "0") + UInt8(value / 10 % 10)) }
         bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
+    /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    /// Writes `null`.
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    /// Writes a number in Swift's shortest round-trip form; NaN and the infinities, which JSON
+    /// lacks, become `null`.
     public mutating func double(_ value: Double) {
         separate()
         if value.isFinite {
@@ -55,6 +67,7 @@ public struct JSONWriter: Sendable {
     /// Appends an already-serialized JSON value (written by another `JSONWriter`).
     public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
 
+    /// Writes the string, or `null` for nil.
     public mutating func optionalString(_ value: String?) {
         if let value { string(value) } else { null() }
     }
@@ -155,5 +168,6 @@ extension JSONValue {
         return writer.bytes
     }
 
+    /// ``canonicalBytes`` as text: handy to compare values in tests and messages.
     public var canonicalString: String { String(decoding: canonicalBytes, as: UTF8.self) }
 }

@@ -12,13 +12,19 @@ public enum Placement: Sendable, Hashable, Codable {
 
 /// A node of the coordinator tree: a running flow, its children, and its view-model data.
 public struct Coordinator: Sendable, Hashable, Codable {
+    /// `c0` for the application coordinator, then `c1`, `c2`, … in the order they start; never
+    /// reused within a session.
     public var id: String
+    /// The name of the flow it runs (``Flow/name``).
     public var flow: String
+    /// Where its first screen went.
     public var placement: Placement
+    /// The coordinators it started that are still running, oldest first.
     public var children: [Coordinator]
     /// The flow's own view-model data (MVVM-C: the flow is the coordinator, this is its model).
     public var data: JSONValue
 
+    /// A node; the engine makes them when flows start children.
     public init(id: String, flow: String, placement: Placement, children: [Coordinator] = [], data: JSONValue = .null) {
         self.id = id
         self.flow = flow
@@ -29,7 +35,7 @@ public struct Coordinator: Sendable, Hashable, Codable {
 
     /// What `read` gives of the node with this id, without copying the nodes on the way (nor
     /// the node itself, unless `read` returns it); nil if absent.
-    public func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
+    package func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
         if self.id == id { return read(self) }
         return children.withUnsafeBufferPointer { Self.lookup(id, among: $0, read) }
     }
@@ -47,12 +53,13 @@ public struct Coordinator: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// The node with this id in the subtree, if any.
     public func find(_ id: String) -> Coordinator? {
         lookup(id) { $0 }
     }
 
     /// The ids from the root down to `id` (empty if absent).
-    public func path(to id: String) -> [String] {
+    func path(to id: String) -> [String] {
         var path: [String] = []
         path.reserveCapacity(8)  // deeper trees grow it; most are 3 or 4 levels
         return collectPath(to: id, &path) ? path : []
@@ -81,14 +88,14 @@ public struct Coordinator: Sendable, Hashable, Codable {
 
     /// Applies `change` to the node with this id; returns whether it was found.
     @discardableResult
-    public mutating func update(_ id: String, _ change: (inout Coordinator) -> Void) -> Bool {
+    mutating func update(_ id: String, _ change: (inout Coordinator) -> Void) -> Bool {
         if self.id == id { change(&self); return true }
         for index in children.indices where children[index].update(id, change) { return true }
         return false
     }
 
     /// Removes the subtree rooted at `id`; returns it.
-    public mutating func remove(_ id: String) -> Coordinator? {
+    mutating func remove(_ id: String) -> Coordinator? {
         if let index = children.firstIndex(where: { $0.id == id }) { return children.remove(at: index) }
         for index in children.indices { if let removed = children[index].remove(id) { return removed } }
         return nil

@@ -1,8 +1,11 @@
 /// A stack of screens owned by one coordinator (the one that created it).
 public struct Stack: Sendable, Hashable, Codable {
+    /// The coordinator that created the stack.
     public var coordinator: String
+    /// Bottom to top: the last is on top.
     public var screens: [ScreenInstance]
 
+    /// A stack of `screens` owned by `coordinator`.
     public init(coordinator: String, screens: [ScreenInstance] = []) {
         self.coordinator = coordinator
         self.screens = screens
@@ -11,16 +14,23 @@ public struct Stack: Sendable, Hashable, Codable {
 
 /// One tab of a tab bar, with its own stack (kept while another tab is selected).
 public struct Tab: Sendable, Hashable, Codable {
+    /// The id of the tab's ``TabSpec``.
     public var id: String
+    /// The tab bar's label.
     public var title: String
+    /// The tab's icon name (see ``TabSpec/icon``).
     public var icon: String
+    /// The tab's own stack.
     public var stack: Stack
 }
 
 /// A tab bar owned by a container coordinator.
 public struct Tabs: Sendable, Hashable, Codable {
+    /// The container coordinator that shows the tab bar.
     public var coordinator: String
+    /// The id of the tab on screen.
     public var selected: String
+    /// The tabs, in the bar's order.
     public var tabs: [Tab]
 
     var selectedIndex: Int { tabs.firstIndex { $0.id == selected } ?? 0 }
@@ -28,20 +38,27 @@ public struct Tabs: Sendable, Hashable, Codable {
 
 /// A modal: a stack presented over everything below it.
 public struct Modal: Sendable, Hashable, Codable {
+    /// How the modal covers what is below it.
     public var style: ModalStyle
+    /// The modal's screens.
     public var stack: Stack
 }
 
 /// The base of the window: one stack, or a tab bar.
 public enum RootNode: Sendable, Hashable, Codable {
+    /// A single stack.
     case stack(Stack)
+    /// A tab bar, each tab with its own stack.
     case tabs(Tabs)
 }
 
 /// Where a stack lives in the navigation tree.
 public enum StackLocation: Sendable, Hashable {
+    /// The root stack (when the root is not a tab bar).
     case root
+    /// The stack of the tab with this id.
     case tab(String)
+    /// The stack of the modal at this index in ``Navigation/modals``, 0 the lowest.
     case modal(Int)
 }
 
@@ -50,9 +67,12 @@ public enum StackLocation: Sendable, Hashable {
 /// - Important: modals cover the whole window, so they hang on the root's chain; a tab's stack
 ///   never carries a modal. The contract's nested `Node` JSON is produced from this when rendering.
 public struct Navigation: Sendable, Hashable, Codable {
+    /// The base of the window.
     public var root: RootNode
+    /// The modal chain over the root, bottom to top.
     public var modals: [Modal]
 
+    /// A navigation tree; the engine builds it as flows show screens.
     public init(root: RootNode, modals: [Modal] = []) {
         self.root = root
         self.modals = modals
@@ -86,6 +106,8 @@ public struct Navigation: Sendable, Hashable, Codable {
         return locations
     }
 
+    /// The stack at `location`; nil where there is none (a tab the bar does not have). Setting
+    /// nil, or setting a location that does not exist, changes nothing.
     public subscript(location: StackLocation) -> Stack? {
         get {
             switch (location, root) {
@@ -117,6 +139,7 @@ public struct Navigation: Sendable, Hashable, Codable {
         return screens
     }
 
+    /// The screen on top of everything: the one the user sees and whose routes are offered.
     public var topScreen: ScreenInstance? { self[topLocation]?.screens.last }
 
     /// Every screen in the tree, hidden tabs included.
@@ -134,5 +157,6 @@ public struct Navigation: Sendable, Hashable, Codable {
         return .root
     }
 
+    /// The tab bar at the root, if the root is one.
     public var tabs: Tabs? { if case .tabs(let tabs) = root { tabs } else { nil } }
 }

@@ -12,6 +12,7 @@ public enum NavigationError: Error, Sendable, Hashable {
     /// `back` naming a screen that is not on top (a double tap).
     case staleScreen(requested: String, top: String)
 
+    /// `invalidParams` with one parameter: for a flow that refuses a value its type allows.
     public static func invalidParam(_ name: String, _ reason: String) -> NavigationError {
         .invalidParams([InvalidParam(name: name, reason: reason)])
     }

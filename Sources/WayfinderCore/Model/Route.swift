@@ -3,9 +3,12 @@
 /// The engine checks it against the route's declaration and decodes it into the flow's own
 /// `Route` case; flows never see this untyped form.
 public struct RouteRequest: Sendable, Hashable {
+    /// The route's name (a case of a flow's `Route`).
     public var name: String
+    /// Its parameters, as the client sent them.
     public var params: JSONObject
 
+    /// A request for route `name` with `params`.
     public init(_ name: String, params: JSONObject = [:]) {
         self.name = name
         self.params = params
@@ -28,7 +31,18 @@ public struct RouteRequest: Sendable, Hashable {
 /// The JSON type a route parameter must have (from its Swift type: `String`, `Bool`, `Int`,
 /// `Double`, a `Codable` struct or array; an enum with raw values is a string or an integer).
 public enum ParamType: String, Sendable, Codable, Hashable {
-    case string, boolean, integer, number, object, array
+    /// A JSON string: `String`, or an enum with `String` raw values.
+    case string
+    /// `true` or `false`: `Bool`.
+    case boolean
+    /// A number without a fraction: `Int`, or an enum with `Int` raw values.
+    case integer
+    /// Any number: `Double` (an integer is accepted too).
+    case number
+    /// A JSON object: a `Codable` struct or a dictionary.
+    case object
+    /// A JSON array.
+    case array
 
     func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
@@ -43,7 +57,9 @@ public enum ParamType: String, Sendable, Codable, Hashable {
 /// One parameter of a route, as the catalog lists it: derived from the associated value of the
 /// flow's route case with that label.
 public struct ParamSpec: Sendable, Hashable {
+    /// The label of the associated value.
     public var name: String
+    /// The JSON type its value must have.
     public var type: ParamType
     /// False for an optional associated value.
     public var required: Bool
@@ -52,6 +68,7 @@ public struct ParamSpec: Sendable, Hashable {
     /// A ``Secret`` (a password): never logged, stored or shown in a journal.
     public var secret: Bool
 
+    /// A parameter; ``Application`` derives them from a flow's `Route` cases.
     public init(_ name: String, _ type: ParamType = .string, required: Bool = true, values: [String]? = nil, secret: Bool = false) {
         self.name = name
         self.type = type
@@ -68,7 +85,9 @@ public struct ParamSpec: Sendable, Hashable {
 /// a flow's `handle` only deals with well-typed input; rules a user can fix (a short password)
 /// stay with the flow.
 public struct RouteSpec: Sendable, Hashable {
+    /// The route's name (its case name).
     public var name: String
+    /// Its parameters, in declaration order.
     public var params: [ParamSpec]
     /// Names of screens that, when on top, make this route available through this flow.
     public var screens: Set<String> {
@@ -79,6 +98,7 @@ public struct RouteSpec: Sendable, Hashable {
     /// chain, on every trigger and every rendering).
     private var screenList: [String]
 
+    /// A route named `name` with `params`, offered on `screens`.
     public init(_ name: String, params: [ParamSpec] = [], on screens: Set<String>) {
         self.name = name
         self.params = params
@@ -121,9 +141,12 @@ public struct RouteSpec: Sendable, Hashable {
 
 /// One bad parameter: its name and why.
 public struct InvalidParam: Sendable, Hashable, Codable {
+    /// The parameter's name (`context.<member>` for a session's context).
     public var name: String
+    /// Why, in the contract's words: "is required", "must be a string, not an integer".
     public var reason: String
 
+    /// A bad parameter and why.
     public init(name: String, reason: String) {
         self.name = name
         self.reason = reason

@@ -3,12 +3,17 @@
 /// it — derived from the flows' typed declarations, so it cannot drift from them.
 ///
 /// The JSON form is this value encoded with ``JSONValueEncoder`` (keys sorted); it decodes back
-/// with ``JSONValueDecoder``, so a team can keep a release's catalog and compare the next one.
+/// with ``JSONValueDecoder``, so a team can keep a release's catalog and compare the next one
+/// (`wayfinder catalog --diff`, ``Application/breakingChanges(since:)``). Its shape is stable:
+/// members are only ever added, and a reader ignores members it does not know.
 public struct Catalog: Sendable, Hashable, Codable {
     /// One flow.
     public struct Flow: Sendable, Hashable, Codable {
+        /// The flow's name (``Flow/name``).
         public var name: String
+        /// Its screens' names, in the order its `Screen` declares them.
         public var screens: [String]
+        /// Its routes, in the order its `Route` declares them.
         public var routes: [Route]
         /// The flows it may start: declared children, then tab flows.
         public var children: [String]
@@ -16,7 +21,9 @@ public struct Catalog: Sendable, Hashable, Codable {
 
     /// One route of a flow.
     public struct Route: Sendable, Hashable, Codable {
+        /// The route's name.
         public var name: String
+        /// Its parameters, in declaration order.
         public var params: [ParamSpec]
         /// The flow's screens that offer it, in the flow's screen order.
         public var screens: [String]
@@ -26,11 +33,14 @@ public struct Catalog: Sendable, Hashable, Codable {
     public struct DeepLink: Sendable, Hashable, Codable {
         /// The full pattern, scheme included: `wayfinder://todos/{id}`.
         public var pattern: String
+        /// What a link of this pattern shows (``DeepLinkDestination/describe(_:)``).
         public var description: String
         /// The flows that open it.
         public var flows: [String]
     }
 
+    /// The application's version (absent in catalogs of apps without versions).
+    public var version: String?
     /// The flows, root first, in registration order.
     public var flows: [Flow]
     /// The patterns, in matching order.
@@ -66,17 +76,19 @@ public struct Catalog: Sendable, Hashable, Codable {
     }
 
     /// The catalog as compact JSON with sorted keys.
-    public var json: [UInt8] {
-        var writer = JSONWriter()
-        writer.value((try? JSONValueEncoder().encode(self)) ?? .null)
-        return writer.bytes
-    }
+    public var json: [UInt8] { jsonValue.canonicalBytes }
+
+    /// The catalog as indented JSON with sorted keys: the form to keep in a repository.
+    public var prettyJSON: String { jsonValue.prettyText }
+
+    private var jsonValue: JSONValue { (try? JSONValueEncoder().encode(self)) ?? .null }
 }
 
 extension Application {
     /// This application's catalog.
     public var catalog: Catalog {
         Catalog(
+            version: version,
             flows: flows.map { flow in
                 Catalog.Flow(
                     name: flow.name, screens: flow.screens,

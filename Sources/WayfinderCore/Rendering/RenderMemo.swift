@@ -8,12 +8,13 @@
 /// bytes are reused when the context, the model and the coordinator tree are equal to those of
 /// the memo, the screen instance and its presentation are equal, and its flows did not read the
 /// navigation when it was rendered (those screens are rendered every time). Nothing else is
-/// assumed: flows are pure functions of what their context shows them.
+/// assumed: flows are pure functions of what their context shows them. The client the bytes were
+/// rendered for is one of the inputs: a memo never gives one client another's fallbacks.
 ///
 /// A memo is a plain value. Keeping one per session is the caller's choice; any memo, even one
 /// from another session, gives the same bytes as ``Engine/render(_:)``'s `jsonBytes`, only
 /// faster when it fits.
-public struct RenderMemo: Sendable {
+package struct RenderMemo: Sendable {
     struct Inputs: Sendable, Equatable {
         var context: JSONObject
         var model: JSONObject
@@ -38,6 +39,8 @@ public struct RenderMemo: Sendable {
     }
 
     var inputs: Inputs?
+    /// The client the screens were rendered for; nil for one that renders everything.
+    var client: ClientComponents?
     var root: Root?
     var screens: [String: Screen] = [:]
     /// The ids of the modal screens among `screens` (the rest are the root's).
@@ -48,13 +51,13 @@ public struct RenderMemo: Sendable {
     /// The context and model as the app's types, for the next action or rendering.
     var decoded = DecodedValues()
 
-    public init() {}
+    package init() {}
 
     /// Screens whose bytes the last rendering reused (for tests and diagnostics).
-    public internal(set) var lastReused = 0
+    package internal(set) var lastReused = 0
 
     /// Screens whose bytes the memo holds (for tests and diagnostics).
-    public var heldScreens: Int { screens.count }
+    package var heldScreens: Int { screens.count }
 }
 
 /// Notes whether a flow read the navigation while one screen was being rendered.
@@ -68,15 +71,17 @@ final class NavigationReads: @unchecked Sendable {
 }
 
 extension Engine {
-    /// The contract's `State` as JSON, byte for byte `render(state).jsonBytes`, reusing the
-    /// memo's screens where they still hold; the memo is updated for the next call.
-    public func renderJSON(_ state: SessionState, memo: inout RenderMemo) -> [UInt8] {
+    /// The contract's `State` as JSON, byte for byte `render(state, for: client).jsonBytes`,
+    /// reusing the memo's screens where they still hold; the memo is updated for the next call.
+    /// `client` nil: a client that renders everything.
+    package func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents? = nil) -> [UInt8] {
+        let adapting = client.flatMap { $0.rendersEverything ? nil : $0 }
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         let navigator = Navigator(app: app, state: state, decoded: decoded)
         let navigation = state.navigation
         let inputs = RenderMemo.Inputs(context: state.context, model: state.model, coordinators: state.coordinators)
-        let fits = memo.inputs == inputs
+        let fits = memo.client == adapting && memo.inputs == inputs
         if !fits {
             var cw = JSONWriter(capacity: 256)
             cw.value(.object(state.context))
@@ -119,7 +124,7 @@ extension Engine {
                 return kept.bytes
             }
             reads.reset()
-            let screen = renderScreen(instance, presentation, navigator, reads: reads)
+            let screen = renderScreen(instance, presentation, navigator, reads: reads, for: adapting)
             var w = JSONWriter(capacity: 512)
             screen.write(to: &w)
             let written = w.bytes
@@ -223,6 +228,7 @@ extension Engine {
         w.endObject()
 
         memo.inputs = inputs
+        memo.client = adapting
         memo.screens = screens
         memo.modalIDs = navigation.modals.flatMap { $0.stack.screens.map(\.id) }
         memo.lastReused = reused

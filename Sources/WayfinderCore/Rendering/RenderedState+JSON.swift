@@ -1,6 +1,6 @@
 /// The wire form of rendered states, written straight to bytes (no Foundation on the hot path).
 extension RenderedState {
-    public func write(to w: inout JSONWriter) {
+    package func write(to w: inout JSONWriter) {
         // Visible screens appear twice (in `navigation` and in `stack`): serialize each once.
         var written: [String: [UInt8]] = [:]
         for screen in stack {
@@ -21,7 +21,7 @@ extension RenderedState {
         w.endObject()
     }
 
-    public var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var writer = JSONWriter(capacity: 4096)
         write(to: &writer)
         return writer.bytes
@@ -90,7 +90,7 @@ extension RenderedScreen {
 extension Component {
     /// The component as JSON; `disabled` marks its buttons and list items `"disabled": true`
     /// (the screen waits for an effect, and its routes are blocked).
-    public func write(to w: inout JSONWriter, disabled: Bool = false) {
+    package func write(to w: inout JSONWriter, disabled: Bool = false) {
         w.beginObject()
         switch self {
         case .heading(let text):
@@ -138,7 +138,7 @@ extension Component.Action {
 }
 
 extension Transition {
-    public func write(to w: inout JSONWriter) {
+    package func write(to w: inout JSONWriter) {
         w.beginObject()
         w.key("op"); w.string(op.rawValue)
         w.key("screens"); w.beginArray(); for screen in screens { w.string(screen) }; w.endArray()

@@ -2,43 +2,47 @@
 ///
 /// `SessionState` is also `Codable`; this codec exists because every change of every session
 /// is decoded and encoded once, and Foundation's coders cost several times more on that path.
-/// The layout is versioned (`"v": 1`), leaves out what is empty or implied (the session id is
-/// the store's key; a screen's coordinator defaults to its stack's), and is covered by
-/// round-trip tests.
-public enum StateCodec {
-    public struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-        public var path: String
-        public var description: String { "malformed stored state at \(path)" }
-        public init(path: String) { self.path = path }
+/// The layout is versioned (`"v": 1`), records the version of the app that wrote it (`"app"`,
+/// absent in states written before apps had versions), leaves out what is empty or implied (the
+/// session id is the store's key; a screen's coordinator defaults to its stack's), and is
+/// covered by round-trip tests.
+package enum StateCodec {
+    package struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+        package var path: String
+        package var description: String { "malformed stored state at \(path)" }
+        package init(path: String) { self.path = path }
     }
 
     /// The start of a session's last encoding (everything but the modals, the pending link and
     /// the counters), reusable while the context, model, coordinator tree and root are unchanged:
     /// most changes only move a modal or bump the revision.
-    public struct Memo: Sendable {
+    package struct Memo: Sendable {
+        var appVersion: String?
         var context: JSONObject = [:]
         var model: JSONObject = [:]
         var coordinators = Coordinator(id: "", flow: "", placement: .root)
         var root = RootNode.stack(Stack(coordinator: "", screens: []))
-        /// `{"v":1,"context":…,["model":…,]"coordinators":…,"root":…` (no closing brace).
+        /// `{"v":1,["app":…,]"context":…,["model":…,]"coordinators":…,"root":…` (no closing brace).
         var prefix: [UInt8] = []
-        public init() {}
+        package init() {}
     }
 
-    public static func encode(_ state: SessionState) -> [UInt8] {
+    package static func encode(_ state: SessionState) -> [UInt8] {
         var memo = Memo()
         return encode(state, memo: &memo)
     }
 
     /// `encode(state)`, byte for byte, reusing the memo's prefix when it still holds; the memo is
     /// updated for the next call.
-    public static func encode(_ state: SessionState, memo: inout Memo) -> [UInt8] {
-        let fits = !memo.prefix.isEmpty && memo.root == state.navigation.root && memo.context == state.context
+    package static func encode(_ state: SessionState, memo: inout Memo) -> [UInt8] {
+        let fits = !memo.prefix.isEmpty && memo.appVersion == state.appVersion && memo.root == state.navigation.root
+            && memo.context == state.context
             && memo.model == state.model && memo.coordinators == state.coordinators
         if !fits {
             var w = JSONWriter(capacity: 2048)
             w.beginObject()
             w.key("v"); w.int(1)
+            if let version = state.appVersion { w.key("app"); w.string(version) }
             w.key("context"); w.value(.object(state.context))
             if !state.model.isEmpty { w.key("model"); w.value(.object(state.model)) }
             w.key("coordinators"); write(state.coordinators, &w)
@@ -60,6 +64,7 @@ public enum StateCodec {
                 w.endArray()
                 w.endObject()
             }
+            memo.appVersion = state.appVersion
             memo.context = state.context
             memo.model = state.model
             memo.coordinators = state.coordinators
@@ -96,7 +101,7 @@ public enum StateCodec {
     }
 
     /// Reads a stored state; `session` is its id (the store's key, not repeated in the bytes).
-    public static func decode(_ bytes: [UInt8], session: String) throws -> SessionState {
+    package static func decode(_ bytes: [UInt8], session: String) throws -> SessionState {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw DecodingError(path: "$ (\(error))") }
         let reader = Reader(json, "$")
@@ -105,6 +110,7 @@ public enum StateCodec {
             session: session, context: try reader.object("context"),
             root: try coordinator(reader.child("coordinators")))
         state.revision = try reader.int("revision")
+        state.appVersion = try reader.optionalString("app")
         state.model = reader.has("model") ? try reader.object("model") : [:]
         let root = try reader.child("root")
         let navigationRoot: RootNode
@@ -131,6 +137,27 @@ public enum StateCodec {
         }
         if reader.has("nextEffect") { state.nextEffect = try reader.int("nextEffect") }
         return state
+    }
+
+    /// The bytes every state saved by version `appVersion` of an app starts with: a server
+    /// compares a stored state's first bytes with them to know, without decoding it, that its
+    /// own version saved it.
+    public static func prefix(appVersion: String) -> [UInt8] {
+        var w = JSONWriter(capacity: 32)
+        w.beginObject()
+        w.key("v"); w.int(1)
+        w.key("app"); w.string(appVersion)
+        var bytes = w.bytes
+        bytes.append(UInt8(ascii: ","))
+        return bytes
+    }
+
+    /// What can still be read of stored bytes that do not decode as a state (empty when nothing):
+    /// the context and model a rebuilt session keeps, and the app version and layout that tell
+    /// whether a newer version wrote them.
+    static func salvage(_ bytes: [UInt8]) -> (context: JSONObject, model: JSONObject, appVersion: String?, layout: Int) {
+        guard let json = try? JSONParser.parse(bytes) else { return ([:], [:], nil, 1) }
+        return (json["context"]?.objectValue ?? [:], json["model"]?.objectValue ?? [:], json["app"]?.stringValue, json["v"]?.intValue ?? 1)
     }
 
     // MARK: Writing

@@ -9,6 +9,7 @@ public struct HTTPParserLimits: Sendable, Hashable {
     /// Decoded body; larger gives `413`, before reading it when Content-Length says so.
     public var maxBodyBytes: Int
 
+    /// Limits; the defaults are those of docs/limits.md.
     public init(
         maxRequestLineBytes: Int = 8192, maxHeaderBytes: Int = 16384,
         maxHeaderCount: Int = 100, maxBodyBytes: Int = 1 << 20

@@ -24,6 +24,7 @@ public struct HTTPRequestParser: Sendable {
         var fieldLines = 0
     }
 
+    /// The limits this parser enforces.
     public let limits: HTTPParserLimits
     /// Copied into every request's `remoteAddress`.
     public var remoteAddress = ""
@@ -45,6 +46,7 @@ public struct HTTPRequestParser: Sendable {
     var trailerBytes = 0
     var trailerCount = 0
 
+    /// A parser waiting for a request's first byte.
     public init(limits: HTTPParserLimits = HTTPParserLimits()) {
         self.limits = limits
     }
@@ -66,11 +68,13 @@ public struct HTTPRequestParser: Sendable {
     /// Bytes buffered but not yet consumed.
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// Buffers `bytes` (read from a socket into a buffer it owns); ``next()`` parses them.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes)
     }
 
+    /// Buffers `bytes`; ``next()`` parses them.
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         compact()
         buffer.append(contentsOf: bytes)

@@ -30,8 +30,10 @@ extension HTTPError {
         }
     }
 
+    /// The problem's `title`: the status's reason phrase.
     public var title: String { HTTPStatusReason.phrase(status) }
 
+    /// The problem's `detail`: what was wrong with the request, for a person reading the answer.
     public var detail: String {
         switch self {
         case .badRequest(let detail): detail
@@ -84,6 +86,7 @@ extension HTTPError {
 
 /// Reason phrases for status lines and problem titles (RFC 9110 §15).
 public enum HTTPStatusReason {
+    /// The reason phrase of `status` ("Not Found"); "Status 599" for a code it does not know.
     public static func phrase(_ status: Int) -> String {
         switch status {
         case 100: "Continue"

@@ -14,6 +14,7 @@ public struct StaticFiles: Sendable {
     /// Files larger than this are not served (nil).
     public var maxFileBytes = 64 << 20
 
+    /// Serves the files under `root` (resolved once, here).
     public init(root: String) {
         self.root = Self.resolve(root)
     }

@@ -1,6 +1,7 @@
 /// Answers requests. Called synchronously on the connection's event-loop thread, so it
 /// must not block for long; a thrown error becomes `500 internal` and the connection lives on.
 public protocol HTTPHandler: Sendable {
+    /// The answer to `request`; a thrown error becomes `500 internal`.
     func handle(_ request: HTTPRequest) throws -> HTTPResponse
 
     /// Called instead of answering `413` when a request's body is refused as too large, with the
@@ -32,6 +33,7 @@ extension HTTPHandler {
 public struct HTTPClosureHandler: HTTPHandler {
     let body: @Sendable (HTTPRequest) throws -> HTTPResponse
 
+    /// A handler that answers with `body`.
     public init(_ body: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) { self.body = body }
 
     public func handle(_ request: HTTPRequest) throws -> HTTPResponse { try body(request) }

@@ -11,12 +11,16 @@ public struct HTTPRequest: Sendable, Equatable {
     public var path: String
     /// The part after the first '?', or nil when there is none.
     public var query: String?
+    /// The version from the request line.
     public var version: HTTPVersion
+    /// The header fields as received (trailers of a chunked body are not among them).
     public var headers: HTTPHeaders
+    /// The body, de-chunked; empty when there is none.
     public var body: [UInt8]
     /// The peer's address, "ip:port".
     public var remoteAddress: String
 
+    /// A request; `path` and `query` are split from `target` (tests build requests this way).
     public init(
         method: String, target: String, version: HTTPVersion = .http1_1,
         headers: HTTPHeaders = [:], body: [UInt8] = [], remoteAddress: String = ""

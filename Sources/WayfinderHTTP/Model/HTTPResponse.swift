@@ -3,10 +3,14 @@
 /// The server adds `Date`, `Content-Length` (non-streaming bodies) or chunked framing
 /// (streams on HTTP/1.1), and `Connection`; handler values for those are replaced.
 public struct HTTPResponse: Sendable {
+    /// The status code.
     public var status: Int
+    /// The header fields (the server sets the framing ones, see above).
     public var headers: HTTPHeaders
+    /// The body: bytes, a stream, or an answer given later.
     public var body: HTTPBody
 
+    /// A response with a body of bytes.
     public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
@@ -42,7 +46,9 @@ extension HTTPResponse {
 
 /// A response body: bytes known up front, a stream written later, or the whole answer later.
 public enum HTTPBody: Sendable {
+    /// A body known up front, sent with `Content-Length`.
     case bytes([UInt8])
+    /// An event stream: the server sends the head, then calls the closure with a writer.
     case stream(@Sendable (HTTPStreamWriter) -> Void)
     /// The answer is not known yet (``HTTPResponse/later(_:)``).
     case later(@Sendable (HTTPResponder) -> Void)

@@ -10,6 +10,7 @@ import Synchronization
 public final class HTTPServer: Sendable {
     /// Errors of `start()` beyond system errors.
     public enum StartError: Error, Sendable {
+        /// `start()` was called before.
         case alreadyStarted
     }
 
@@ -18,6 +19,7 @@ public final class HTTPServer: Sendable {
         var loops: [EventLoop] = []
     }
 
+    /// The settings the server was made with.
     public let configuration: HTTPServerConfiguration
     let context: ServerContext
     let state = Mutex(State())

@@ -6,9 +6,13 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 0
     /// Event-loop threads; each owns an SO_REUSEPORT listener and its connections.
     public var threads: Int = Threads.processorCount
+    /// Longest request line, CRLF excluded (``HTTPParserLimits/maxRequestLineBytes``).
     public var maxRequestLineBytes: Int = 8192
+    /// Largest header section (``HTTPParserLimits/maxHeaderBytes``).
     public var maxHeaderBytes: Int = 16384
+    /// Most header fields (``HTTPParserLimits/maxHeaderCount``).
     public var maxHeaderCount: Int = 100
+    /// Largest decoded body (``HTTPParserLimits/maxBodyBytes``).
     public var maxBodyBytes: Int = 1 << 20
     /// A request's head must be complete this long after its first byte (or after accept).
     public var headerTimeout: Duration = .seconds(10)
@@ -36,8 +40,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// one event, if a single event is larger).
     public var maxStreamBufferBytes: Int = 256 << 10
 
+    /// The defaults.
     public init() {}
 
+    /// The defaults, but for where to listen and how many loops (nil: one per core).
     public init(host: String = "127.0.0.1", port: Int = 0, threads: Int? = nil) {
         self.host = host
         self.port = port

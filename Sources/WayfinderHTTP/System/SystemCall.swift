@@ -2,9 +2,12 @@ import Glibc
 
 /// A failed system call, with errno captured immediately after it.
 public struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The call that failed ("epoll_wait", "accept4", …).
     public let call: String
+    /// `errno` as it was right after the call.
     public let errno: Int32
 
+    /// The failure of `call` with `errno`.
     public init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno

@@ -10,6 +10,7 @@ import Synchronization
 /// integers) plus its dictionary slot and an empty idempotency table (no allocation until used):
 /// roughly 250 bytes plus the state's JSON.
 public final class MemoryStore: SessionStore {
+    /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
 
@@ -18,6 +19,7 @@ public final class MemoryStore: SessionStore {
     private let storedCount = Atomic<Int>(0)
     private let reclaimGate: ReclaimGate
 
+    /// An empty store (its sessions live as long as the process).
     public init(configuration: StoreConfiguration = StoreConfiguration()) {
         self.configuration = configuration
         self.shards = (0..<Self.shardCount).map { _ in Shard() }

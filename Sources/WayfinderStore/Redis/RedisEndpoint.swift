@@ -4,13 +4,18 @@
 /// and DB (the logical database chosen with `SELECT`) to 0. Anything else — another scheme, a
 /// query, a port outside 1...65535, a negative or non-numeric DB — is refused.
 public struct RedisEndpoint: Sendable, Equatable, CustomStringConvertible {
+    /// The server's name or address (an IPv6 address without brackets).
     public var host: String
+    /// The server's port.
     public var port: Int
+    /// The logical database chosen with `SELECT`.
     public var database: Int
     /// `AUTH` credentials, if the URL has them (the user is nil for `redis://:PASSWORD@...`).
     public var user: String?
+    /// The `AUTH` password, if the URL has one.
     public var password: String?
 
+    /// An endpoint from its parts.
     public init(host: String, port: Int = 6379, database: Int = 0, user: String? = nil, password: String? = nil) {
         self.host = host
         self.port = port

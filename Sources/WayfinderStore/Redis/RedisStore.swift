@@ -50,8 +50,10 @@ import Synchronization
 /// be recreated. A save whose reply is lost (Redis died mid-call) throws `.unavailable` although it
 /// may have been applied — the outcome is unknown, never wrong.
 public final class RedisStore: SessionStore {
+    /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
+    /// The server and database the store uses.
     public let endpoint: RedisEndpoint
     /// The pub/sub channel of this store's database.
     public let channel: String

@@ -52,7 +52,11 @@ import Synchronization
 /// row's shard lock, after the statements queued for that row.
 ///
 /// - Important: One process owns a database file: the cached count assumes no other process
-///   inserts or deletes sessions, and the row cache is trusted for compare-and-sets.
+///   inserts or deletes sessions, and the row cache is trusted for compare-and-sets. A store
+///   opened `shared` gives that up so that several processes can serve one file (a rolling
+///   deploy on one host, old and new version side by side): no row is cached (every load reads
+///   the file, every compare-and-set is checked by SQLite), the count is read from the file, and
+///   changes written by another process reach no event stream of this one.
 public final class SQLiteStore: SessionStore {
     /// How much a returned `save` survives.
     public enum Durability: Sendable, Equatable {
@@ -62,9 +66,13 @@ public final class SQLiteStore: SessionStore {
         case powerLoss
     }
 
+    /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
+    /// The database file.
     public let path: String
+    /// Other processes may write the file too (see the type's description).
+    public let shared: Bool
 
     private let writer: Mutex<SQLiteWriter>
     /// Mirrors `SQLiteWriter.groupIsOpen` for lock-free checks.
@@ -87,6 +95,8 @@ public final class SQLiteStore: SessionStore {
     /// - Parameters:
     ///   - readerCount: reading connections in the pool (at least 1).
     ///   - busyTimeoutMillis: how long a statement waits for a lock held by another connection.
+    ///   - rowCacheCapacity: recently used rows kept in memory (0: none).
+    ///   - shared: other processes write the file too: no row cache, the count read from the file.
     /// - Throws: `.unavailable` with SQLite's message if the file cannot be opened or migrated.
     public init(
         path: String,
@@ -94,12 +104,14 @@ public final class SQLiteStore: SessionStore {
         durability: Durability = .processCrash,
         readerCount: Int = 4,
         busyTimeoutMillis: Int32 = 5_000,
-        rowCacheCapacity: Int = 16_384
+        rowCacheCapacity: Int = 16_384,
+        shared: Bool = false
     ) throws {
         self.path = path
+        self.shared = shared
         self.configuration = configuration
         self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
-        self.rows = SQLiteRowCache(capacity: rowCacheCapacity)
+        self.rows = SQLiteRowCache(capacity: shared ? 0 : rowCacheCapacity)
         try Self.createParentDirectory(of: path)
 
         let connection = try SQLiteConnection(path: path)
@@ -321,6 +333,7 @@ public final class SQLiteStore: SessionStore {
             storedCount.subtract(1, ordering: .relaxed)
         }
         let outcome = try write { writer -> CreateOutcome in
+            if shared { storedCount.store(try writer.storedCount(), ordering: .relaxed) }
             if storedCount.load(ordering: .relaxed) >= maxSessions {
                 guard reclaimGate.admit(now: now) else { return .full }
                 try expireLocked(writer, now: now)
@@ -455,7 +468,8 @@ public final class SQLiteStore: SessionStore {
     }
 
     public func count(now: Int64) throws -> Int {
-        storedCount.load(ordering: .relaxed)
+        guard shared else { return storedCount.load(ordering: .relaxed) }
+        return try writer.withLock { writer in try writer.storedCount() }
     }
 
     public func sessionsWithPendingEffects(limit: Int) throws -> [String] {
