@@ -4,7 +4,7 @@ public struct BreakingChange: Sendable, Hashable, CustomStringConvertible {
     /// What kind of change: something gone (a flow, screen, route, parameter, deep-link
     /// pattern), a parameter whose type or allowed values changed, a parameter newly required.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// A flow the release had is gone.
+        /// A flow of the old catalog is gone.
         case flowRemoved
         /// A screen of a flow is gone.
         case screenRemoved
@@ -14,7 +14,7 @@ public struct BreakingChange: Sendable, Hashable, CustomStringConvertible {
         case paramRemoved
         /// A parameter's type or allowed values changed.
         case paramRetyped
-        /// A parameter that was optional (or new) is required.
+        /// A parameter that was optional (or absent) is now required.
         case paramRequired
         /// A deep-link pattern is gone.
         case deepLinkRemoved

@@ -7,7 +7,7 @@ import WayfinderCore
 ///     app ── signin (form)
 ///         └─ notes (list, detail(note:), stats, archive) ── tips (tip(page:))
 public enum NotesV1 {
-    /// Version 1's schema: its context, model and deep links.
+    /// Version 1's types: the shared context, ``Model1`` and ``Link1``.
     public enum App: AppSchema {
         public typealias Context = NotesContext
         public typealias Model = Model1
@@ -16,18 +16,19 @@ public enum NotesV1 {
 
     /// Version 1's model: the notes' texts.
     public struct Model1: AppModel {
-        /// The notes' texts, oldest first.
+        /// The notes, newest last.
         public var notes: [String] = []
+        /// No notes.
         public init() {}
     }
 
-    /// Version 1's deep links.
+    /// Version 1's deep links: `notes://note/{id}`.
     public enum Link1: DeepLinkDestination {
-        /// A note by its id.
+        /// One note, by its index.
         case note(id: String)
         /// The link patterns.
         public enum CodingKeys: String, CodingKey, CaseIterable {
-            /// ``note(id:)``.
+            /// `note/{id}`.
             case note = "note/{id}"
         }
     }
@@ -174,7 +175,8 @@ public enum NotesV1 {
 public struct NotesContext: SessionContext {
     /// Whether the user signed in.
     public var signedIn = false
-    /// The signed-in user's name.
+    /// The signed-in user's address.
     public var user: String?
+    /// Signed out.
     public init() {}
 }

@@ -10,18 +10,18 @@ import WayfinderCore
 ///     app ── auth (form)
 ///         └─ notes (notes, detail(id:)) ── help (help)
 public enum NotesV2 {
-    /// Version 2's schema: its context, model and deep links.
+    /// Version 2's types: the shared context, ``Model2`` and ``Link2``.
     public enum App: AppSchema {
         public typealias Context = NotesContext
         public typealias Model = Model2
         public typealias Link = Link2
     }
 
-    /// A note with its id.
+    /// A note of version 2's model.
     public struct Note: Codable, Sendable, Hashable {
-        /// The note's id (`nextID` when it was added).
+        /// The note's id, unique in the model.
         public var id: String
-        /// What the note says.
+        /// What the user wrote.
         public var text: String
     }
 
@@ -31,16 +31,17 @@ public enum NotesV2 {
         public var items: [Note] = []
         /// The id the next note gets.
         public var nextID = 1
+        /// No notes.
         public init() {}
     }
 
-    /// Version 2's deep links.
+    /// Version 2's deep links: `notes://notes/{id}`.
     public enum Link2: DeepLinkDestination {
-        /// A note by its id.
+        /// One note, by its id.
         case note(id: String)
         /// The link patterns.
         public enum CodingKeys: String, CodingKey, CaseIterable {
-            /// ``note(id:)``.
+            /// `notes/{id}`.
             case note = "notes/{id}"
         }
     }
@@ -85,7 +86,7 @@ public enum NotesV2 {
         [Migration(to: "2", changes.filter { !omitted.contains($0.key) }.map(\.value) + extra)]
     }
 
-    /// Version 2 of the app with every migration.
+    /// Version 2 of the app, with its migration from version 1.
     public static func makeApplication() throws -> Application {
         try makeApplication(migrations: migrations())
     }

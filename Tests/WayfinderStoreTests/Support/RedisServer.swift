@@ -2,8 +2,11 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A throwaway `redis-server` on a free loopback port, with `appendonly yes` in its own temporary
-/// directory, for the Redis store tests.
+/// A throwaway `redis-server` on a free loopback port, with `appendonly yes` and `appendfsync
+/// always` in its own temporary directory, for the Redis store tests. (With the default
+/// `everysec`, Redis may postpone writing its append-only file for up to two seconds while an
+/// fsync is slow, and still answer: a SIGKILL then loses an acknowledged write. The tests that
+/// kill it assert that nothing acknowledged is lost, which `always` promises.)
 ///
 /// The server runs under a small `sh` watchdog that holds our end of a pipe: when this process
 /// ends (even by a crash or `kill -9`), the pipe closes and the watchdog stops the server, so no
@@ -111,7 +114,7 @@ final class RedisServer: Sendable {
         // $0 redis-server, $1 port, $2 dir, $3 databases, $4 "remove" to delete dir at the end. Prints the server's pid, then waits for
         // stdin to close (our pipe: stop() or this process ending) and stops the server.
         let script = #"""
-            "$0" --port "$1" --bind 127.0.0.1 --save '' --appendonly yes --dir "$2" \
+            "$0" --port "$1" --bind 127.0.0.1 --save '' --appendonly yes --appendfsync always --dir "$2" \
                  --databases "$3" --logfile "$2/redis.log" --daemonize no </dev/null >/dev/null 2>&1 &
             pid=$!
             echo "$pid"
