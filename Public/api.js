@@ -86,6 +86,21 @@ export class Api {
     return this.#request('POST', `${this.#sessionPath()}/deeplinks`, { body: { url }, key });
   }
 
+  /** GET .../history?since=N → {revision, entries}: the session's journal, oldest first. */
+  history(since = 0) {
+    return this.#request('GET', `${this.#sessionPath()}/history?since=${since}`);
+  }
+
+  /** GET .../history?format=bundle → a replay bundle (for `wayfinder replay`). */
+  bundle() {
+    return this.#request('GET', `${this.#sessionPath()}/history?format=bundle`);
+  }
+
+  /** POST .../rewind {"revision"} with If-Match: the navigation as it was at `revision`. */
+  rewind(revision, current) {
+    return this.#request('POST', `${this.#sessionPath()}/rewind`, { body: { revision }, ifMatch: `"${current}"` });
+  }
+
   /**
    * GET .../events as an EventSource (which cannot send headers, hence `?access_token=`).
    * `onState(state)` for every `state` event, `onOpen()` when connected, `onError(closed)` when the
@@ -119,11 +134,12 @@ export class Api {
     return `/v1/sessions/${encodeURIComponent(this.session.id)}`;
   }
 
-  async #request(method, path, { body, key, auth = true } = {}) {
+  async #request(method, path, { body, key, ifMatch, auth = true } = {}) {
     const headers = { Accept: 'application/json, application/problem+json' };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (auth) headers.Authorization = `Bearer ${this.session.token}`;
     if (key) headers['Idempotency-Key'] = key;
+    if (ifMatch) headers['If-Match'] = ifMatch;
     if (this.components) headers['Wayfinder-Components'] = this.components;
 
     let response;

@@ -26,6 +26,7 @@ import { Api, NetworkError, ProblemError, newIdempotencyKey } from './api.js';
 import { COMPONENTS, collectDrafts, renderScene, topScreen } from './render.js';
 import { animateTransitions, settle } from './motion.js';
 import { renderInspector } from './inspector.js';
+import { Timeline } from './timeline.js';
 
 const SESSION_KEY = 'wayfinder.session';
 const INSPECTOR_KEY = 'wayfinder.inspector';
@@ -65,6 +66,16 @@ let eventsDelay = 1000;
 let recovering = false;
 let announced = '';
 const log = []; // transitions shown, newest first
+const timeline = new Timeline(api, () => shown && drawInspector(shown));
+/** What the inspector's timeline buttons do: a rewind is an action like any other. */
+const timelineActions = {
+  rewind: (revision) => act(`rewind #${revision}`, () => api.rewind(revision, shown.revision)),
+  download: () => timeline.download().catch((error) => (error instanceof NetworkError ? lost() : handleProblem(error))),
+};
+
+function drawInspector(state) {
+  renderInspector(ui.inspectorBody, state, log, timeline.entries, timelineActions);
+}
 
 // ---------------------------------------------------------------------------------------------
 // 3. The user's actions
@@ -151,7 +162,8 @@ function present(state, transitions = [], source = '') {
   root.dataset.ready = 'true';
   ui.sessionMeta.textContent = `session ${String(state.session ?? '').slice(0, 8)}… · rev ${state.revision}`;
   announceNotices(scene, topChanged);
-  renderInspector(ui.inspectorBody, state, log);
+  drawInspector(state);
+  timeline.update(state);
   syncHistory(state);
   return true;
 }

@@ -1,10 +1,16 @@
 // inspector.js — pure rendering of the developer inspector beside the phone: the coordinator tree,
-// the navigation tree, the revision and context, and the log of transitions. State in, DOM out.
+// the navigation tree, the revision and context, the session's timeline (its journal) and the log
+// of transitions. State in, DOM out.
 
 import { h, topScreen } from './render.js';
+import { describe } from './timeline.js';
 
-/** Fills `root` (the inspector's body) from a state and the transition log (newest first). */
-export function renderInspector(root, state, log) {
+/**
+ * Fills `root` (the inspector's body) from a state, the transition log (newest first) and the
+ * timeline's entries (oldest first); `actions.rewind(revision)` and `actions.download()` are
+ * called from its buttons.
+ */
+export function renderInspector(root, state, log, timeline = [], actions = {}) {
   const top = topScreen(state);
   const sections = [
     section(
@@ -21,6 +27,7 @@ export function renderInspector(root, state, log) {
     ),
     section('Coordinators', 'inspector-coordinators', coordinatorTree(state.coordinators, top?.coordinator)),
     section('Navigation', 'inspector-navigation', navigationTree(state.navigation, top?.id)),
+    section('Timeline', 'inspector-timeline', timelineList(timeline, state.revision, actions)),
     section('Transitions', 'inspector-log', transitionLog(log)),
   ];
   root.replaceChildren(...sections);
@@ -79,6 +86,32 @@ function navigationTree(node, topId) {
     return h('li', {}, head, children.length ? h('ul', {}, children) : null);
   };
   return node ? h('ul', { class: 'tree' }, nodeItem(node)) : h('p', { class: 'muted' }, 'Nothing on screen');
+}
+
+/** Each journal entry: what did it, its transitions, the screens before and after; a rewind button. */
+function timelineList(entries, current, actions) {
+  const download = h('button', { type: 'button', class: 'tool-button', 'data-testid': 'download-bundle' }, 'Download bundle');
+  download.addEventListener('click', () => actions.download?.());
+  if (!entries.length) return [download, h('p', { class: 'muted' }, 'No journal entries')];
+  const items = entries.map((entry, index) => {
+    const before = index > 0 && entries[index - 1].revision === entry.revision - 1 ? entries[index - 1].screens ?? [] : null;
+    const rewind = h(
+      'button',
+      { type: 'button', class: 'timeline-rewind', 'data-testid': `rewind-${entry.revision}`, disabled: entry.revision === current },
+      'Rewind',
+    );
+    rewind.addEventListener('click', () => actions.rewind?.(entry.revision));
+    return h(
+      'li',
+      { 'data-revision': entry.revision, class: entry.revision === current ? 'is-active' : null },
+      h('span', { class: 'log-rev' }, `#${entry.revision}`),
+      h('span', { class: 'timeline-action' }, describe(entry)),
+      ...(entry.transitions ?? []).map((t) => h('span', { class: `log-op op-${t.op}` }, t.op)),
+      h('span', { class: 'timeline-screens' }, `${before ? before.join(' › ') : '…'} → ${(entry.screens ?? []).join(' › ')}`),
+      rewind,
+    );
+  });
+  return [download, h('ol', { class: 'log timeline' }, items.reverse())];
 }
 
 function transitionLog(log) {

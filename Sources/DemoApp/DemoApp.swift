@@ -50,6 +50,8 @@ struct DemoContext: SessionContext {
     var platform = Platform.phone
     /// The onboarding A/B test: three walkthrough pages, or one.
     var variant = Variant.A
+    /// Traffic is counted per onboarding variant.
+    static let variantKey: String? = "variant"
     var user: String?
 
     func normalized() -> DemoContext {

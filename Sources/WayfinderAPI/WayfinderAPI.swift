@@ -25,6 +25,10 @@ public final class WayfinderAPI: HTTPHandler {
     /// Runs the app's effects off the loops.
     let effects: EffectRunner
     let catalogDOT: [UInt8]
+    /// The route params the app declares `Secret`: redacted in the journal and bundles.
+    let secrets: SecretParams
+    /// Where users go, per variant (`/metrics`, the flow graph with `traffic=1`).
+    let traffic: Traffic
     /// The first bytes of every state this version of the app saves (see ``StateCodec/prefix(appVersion:)``).
     let currentStatePrefix: [UInt8]
     /// `/healthz`'s answer: the status and the app's version.
@@ -56,6 +60,8 @@ public final class WayfinderAPI: HTTPHandler {
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json
         self.catalogDOT = Array(catalog.dot.utf8)
+        self.secrets = SecretParams(engine.app)
+        self.traffic = Traffic(engine.app)
         self.currentStatePrefix = StateCodec.prefix(appVersion: engine.app.version)
         let health: JSONValue = ["status": "ok", "version": .string(engine.app.version)]
         self.healthBody = health.canonicalBytes
@@ -175,7 +181,7 @@ public final class WayfinderAPI: HTTPHandler {
         let method = request.method
         guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
         switch endpoint {
-        case .createSession: try createSession(request, on: loop, reply)
+        case .createSession: try createSession(request, requestID: context.requestID, on: loop, reply)
         case .session(let id):
             if method == "DELETE" { try deleteSession(id, request, on: loop, reply) } else { try readSession(id, request, context, on: loop, reply) }
         case .routes(let id):
@@ -186,6 +192,8 @@ public final class WayfinderAPI: HTTPHandler {
         case .tab(let id): try mutate(id, request, context, on: loop, reply) { body in .selectTab(try body.requiredString("tab")) }
         case .deepLinks(let id): try mutate(id, request, context, on: loop, reply) { body in .openDeepLink(try body.requiredString("url")) }
         case .events(let id): try openEvents(id, request, on: loop, reply)
+        case .history(let id): offTheLoop(reply) { try self.history(id, request) }
+        case .rewind(let id): offTheLoop(reply) { try self.rewind(id, request, context) }
         case .flows: reply(.success(try flows(request)))
         case .healthz: reply(.success(json(200, healthBody)))
         case .readyz: readiness(on: loop, reply)

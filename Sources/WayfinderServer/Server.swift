@@ -8,7 +8,7 @@ import WayfinderStore
 /// Serves an ``Application`` with everything the `wayfinder` executable does: every setting as a
 /// flag and a `WAYFINDER_*` environment variable, `--help`, the SQLite (default), memory and
 /// Redis stores, the web client at `/` and the contract at `/openapi.yaml`, `/metrics`, JSON
-/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck` and `catalog`
+/// logs, graceful shutdown on SIGTERM and SIGINT, and the `healthcheck`, `replay` and `catalog`
 /// subcommands (`catalog --diff OLD.json` checks a release's compatibility in CI).
 ///
 /// A team's whole `main.swift`:
@@ -41,14 +41,15 @@ public struct Server: Sendable {
         self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
     }
 
-    /// Runs the command line: `healthcheck`, `catalog` (see `catalog --help`), `--help`, or the
-    /// server until SIGTERM or SIGINT, then exits (0 after a graceful stop, 2 for bad settings or
-    /// a broken application).
+    /// Runs the command line: `healthcheck`, `replay BUNDLE.json`, `catalog` (see `catalog --help`),
+    /// `--help`, or the server until SIGTERM or SIGINT, then exits (0 after a graceful stop, 2 for
+    /// bad settings or a broken application).
     public func run(
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Never {
         if arguments.first == "healthcheck" { Healthcheck.run(environment: environment) }
+        if arguments.first == "replay" { ReplayCommand.run(Array(arguments.dropFirst()), makeApplication: makeApplication) }
         if arguments.first == "catalog" {
             let result = CatalogCommand.run(Array(arguments.dropFirst()), name: name, application: makeApplication)
             print(result.output, terminator: "")
@@ -130,7 +131,8 @@ public struct Server: Sendable {
 
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
         let storeConfiguration = StoreConfiguration(
-            ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession)
+            ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession,
+            journalEntriesPerSession: settings.journalEntries, journalBytesPerSession: settings.journalBytes)
         let store: any SessionStore
         do {
             if settings.store == "memory" {
@@ -153,6 +155,8 @@ public struct Server: Sendable {
         apiConfiguration.publicDirectory = settings.publicDirectory
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
         apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
+        apiConfiguration.journal = settings.journal
+        apiConfiguration.journalStateInterval = max(1, min(JournalRecord.stateInterval, settings.journalEntries / 4))
         apiConfiguration.unusedSessionTTLMillis = Int64(settings.unusedSessionTTLSeconds * 1000)
         apiConfiguration.maxSessionBytes = settings.maxSessionBytes
         apiConfiguration.maxIdempotencyKeyBytes = settings.maxIdempotencyKeyBytes

@@ -35,6 +35,9 @@ struct Settings: Sendable {
     var clientIPHeader: String?
     var bodyTimeoutSeconds = 10.0
     var minBodyRate = 1024
+    var journal = true
+    var journalEntries = 100
+    var journalBytes = 256 * 1024
 
     struct Invalid: Error, Sendable { var message: String }
 
@@ -115,6 +118,10 @@ struct Settings: Sendable {
         Option(name: "cache-size", help: "recently used sessions kept decoded and rendered (0: off)", defaultValue: { String($0.cacheSize) }) { s, v throws(Invalid) in
             s.cacheSize = try integer(v, 0...10_000_000)
         },
+        Option(name: "journal", help: "record each session's changes (history, rewind, replay bundles): on or off", defaultValue: { $0.journal ? "on" : "off" }) { s, v throws(Invalid) in
+            guard v == "on" || v == "off" else { throw Invalid(message: "must be on or off") }
+            s.journal = v == "on"
+        },
         Option(name: "log-level", help: "debug, info, warn or error", defaultValue: { $0.logLevel }) { s, v throws(Invalid) in
             guard ["debug", "info", "warn", "error"].contains(v) else { throw Invalid(message: "must be debug, info, warn or error") }
             s.logLevel = v
@@ -134,6 +141,12 @@ struct Settings: Sendable {
         },
         Option(name: "idempotency-keys-per-session", help: "idempotency records kept per session (the oldest is dropped)", defaultValue: { String($0.idempotencyKeysPerSession) }) { s, v throws(Invalid) in
             s.idempotencyKeysPerSession = try integer(v, 1...100_000)
+        },
+        Option(name: "journal-entries", help: "journal entries kept per session (the oldest are dropped)", defaultValue: { String($0.journalEntries) }) { s, v throws(Invalid) in
+            s.journalEntries = try integer(v, 1...100_000)
+        },
+        Option(name: "journal-bytes", help: "journal bytes kept per session (the oldest entries are dropped; the newest stays)", defaultValue: { String($0.journalBytes) }) { s, v throws(Invalid) in
+            s.journalBytes = try integer(v, 1024...(256 << 20))
         },
         Option(name: "max-streams-per-session", help: "open event streams per session (429 beyond)", defaultValue: { String($0.maxStreamsPerSession) }) { s, v throws(Invalid) in
             s.maxStreamsPerSession = try integer(v, 1...100_000)
@@ -217,7 +230,7 @@ struct Settings: Sendable {
         var lines = [
             "\(name) — server-driven navigation: one coordinator tree per session, JSON over HTTP.",
             "",
-            "Usage: \(name) [--setting value]...   or   \(name) healthcheck   or   \(name) catalog [--dot | --diff OLD.json]",
+            "Usage: \(name) [--setting value]...   or   \(name) healthcheck   or   \(name) replay BUNDLE.json   or   \(name) catalog [--dot | --diff OLD.json]",
             "Every setting can also come from its environment variable; flags win.",
             "",
         ]

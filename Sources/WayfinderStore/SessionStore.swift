@@ -13,8 +13,9 @@ public protocol SessionStore: Sendable {
     /// clock) at `now`, so expired but not yet swept sessions do not block. `now` is passed apart
     /// from `session.lastUsed`, which a caller may set in the past so that a session nobody uses
     /// after creating it expires early.
+    /// `journal`, if given, is the session's first journal entry, stored in the same atomic step.
     /// - Throws: `.sessionLimit` at the cap, `.duplicateID` if the id exists (retry with a new id).
-    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws
 
     /// The session, or nil if it is absent or expired (`lastUsed` older than the TTL at `now`).
     func load(id: String, now: Int64) throws -> StoredSession?
@@ -35,9 +36,17 @@ public protocol SessionStore: Sendable {
     /// record for a no-op answer) publishes nothing.
     /// `lastUsed` never moves backwards: the stored value becomes the later of the two (so a save
     /// carrying the `lastUsed` it loaded does not undo a `touch` in between).
+    /// `journal`, if given, is appended to the session's journal in the same atomic step (so the
+    /// journal and the state never disagree, whatever crashes); the journal then keeps at most
+    /// `StoreConfiguration.journalEntriesPerSession` entries and
+    /// `journalBytesPerSession` bytes, dropping the oldest (the newest always stays).
     /// - Throws: `.conflict(currentRevision:)` on a stale revision, `.notFound` if absent,
     ///   `.idempotencyKeyTaken` if the record's key is in use (checked after the revision).
-    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws
+
+    /// The session's journal entries with a revision of at least `since`, oldest first (empty if
+    /// the session is absent or has none).
+    func journal(id: String, since: Int) throws -> [JournalEntry]
 
     /// Moves `lastUsed` forward to `now` without changing the revision (never backwards).
     ///
@@ -93,9 +102,9 @@ public protocol SessionStore: Sendable {
     // durable); without one, on any thread. The defaults run the blocking form and call `done`
     // at once: right for stores whose calls never wait on IO (memory).
 
-    /// `create(_:maxSessions:now:)` without blocking.
+    /// `create(_:maxSessions:now:journal:)` without blocking.
     func create(
-        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void)
 
     /// `load(id:key:now:)` without blocking.
@@ -103,9 +112,10 @@ public protocol SessionStore: Sendable {
         id: String, key: SessionKey, now: Int64, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<StoredSession?, any Error>) -> Void)
 
-    /// `save(_:expectedRevision:idempotency:)` without blocking.
+    /// `save(_:expectedRevision:idempotency:journal:)` without blocking.
     func save(
-        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?,
+        on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void)
 
     /// `touch(id:now:)` without blocking.
@@ -129,9 +139,19 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
-    /// `create(_:maxSessions:now:)` at the session's `lastUsed`.
+    /// `create(_:maxSessions:now:journal:)` at the session's `lastUsed`, without a journal entry.
     public func create(_ session: StoredSession, maxSessions: Int) throws {
-        try create(session, maxSessions: maxSessions, now: session.lastUsed)
+        try create(session, maxSessions: maxSessions, now: session.lastUsed, journal: nil)
+    }
+
+    /// `create(_:maxSessions:now:journal:)` without a journal entry.
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+        try create(session, maxSessions: maxSessions, now: now, journal: nil)
+    }
+
+    /// `save(_:expectedRevision:idempotency:journal:)` without a journal entry.
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+        try save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: nil)
     }
 
     /// `delete(id:expectedRevision:)` at whatever revision the session has.
@@ -151,10 +171,10 @@ extension SessionStore {
 extension SessionStore {
     /// Runs the blocking `create` and calls `done` with its outcome.
     public func create(
-        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        done(Result { try create(session, maxSessions: maxSessions, now: now) })
+        done(Result { try create(session, maxSessions: maxSessions, now: now, journal: journal) })
     }
 
     /// Runs the blocking `load` and calls `done` with its outcome.
@@ -167,10 +187,10 @@ extension SessionStore {
 
     /// Runs the blocking `save` and calls `done` with its outcome.
     public func save(
-        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
-        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?,
+        on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        done(Result { try save(session, expectedRevision: expectedRevision, idempotency: idempotency) })
+        done(Result { try save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal) })
     }
 
     /// Runs the blocking `touch` and calls `done` with its outcome.

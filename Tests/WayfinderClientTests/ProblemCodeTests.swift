@@ -110,8 +110,26 @@ import Testing
         let limit = await expect(.sessionLimit, 503) { _ = try await WayfinderSession.create(on: full.url, configuration: once) }
         #expect(limit?.retryAfter != nil)
 
+        // Rewinds the journal cannot serve: off, and an effect awaited.
+        func rewind(on server: LiveServer, _ session: WayfinderSession) async throws {
+            let call = HTTPCall(
+                method: "POST", path: "/v1/sessions/\(session.credentials.id)/rewind",
+                headers: ["Authorization": "Bearer \(session.credentials.token)", "Content-Type": "application/json"],
+                body: Data(#"{"revision":1}"#.utf8), repeats: .never)
+            _ = try await Transport(server: server.url, configuration: once).send(call)
+        }
+        let unjournaled = try LiveServer(api: { $0.journal = false })
+        defer { unjournaled.stop() }
+        let plain = try await WayfinderSession.create(on: unjournaled.url, configuration: once)
+        _ = await expect(.revisionNotJournaled, 410) { try await rewind(on: unjournaled, plain) }
+        let slow = try LiveServer(api: { $0.effectWait = .milliseconds(20) }, serviceDelay: .seconds(2))
+        defer { slow.stop() }
+        let busy = try await WayfinderSession.create(on: slow.url, context: ["onboarded": true], configuration: once)
+        try await busy.trigger("login", params: ["email": "slow@b.c", "password": "password1"])
+        _ = await expect(.effectsPending, 409) { try await rewind(on: slow, busy) }
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 23)
+        #expect(ProblemCode.contract.count == 25)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

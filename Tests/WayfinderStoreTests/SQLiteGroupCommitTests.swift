@@ -26,16 +26,16 @@ struct SQLiteGroupCommitTests {
         let loop = ManualLoop()
 
         let created = Answer<Void>(), saved = Answer<Void>(), savedAgain = Answer<Void>(), stale = Answer<Void>()
-        store.create(fresh, maxSessions: 10, now: Fixture.t0, on: loop, created.done)
-        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: record, on: loop, saved.done)
+        store.create(fresh, maxSessions: 10, now: Fixture.t0, journal: nil, on: loop, created.done)
+        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: record, journal: nil, on: loop, saved.done)
         // The new row is cached, so its check passed in memory: the insert waits in the queue.
         // The save carries an idempotency record, whose key is checked against the file: it ran
         // in the group at once (the queue first).
         #expect(store.queuedStatements == 0)
-        store.save(Fixture.next(Fixture.next(kept)), expectedRevision: 2, idempotency: nil, on: loop, savedAgain.done)
+        store.save(Fixture.next(Fixture.next(kept)), expectedRevision: 2, idempotency: nil, journal: nil, on: loop, savedAgain.done)
         #expect(store.queuedStatements == 1)
         // A refused compare-and-set wrote nothing: answered at once.
-        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: nil, on: loop, stale.done)
+        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: nil, journal: nil, on: loop, stale.done)
         #expect(throws: StoreError.conflict(currentRevision: 3)) { try stale.value() }
         // Reads on the loop of what is not committed wait for the round's end; other threads
         // read the cached rows (the writer sees its own group).
@@ -74,7 +74,7 @@ struct SQLiteGroupCommitTests {
         let deferred = Fixture.session(), direct = Fixture.session()
         let loop = ManualLoop()
         let created = Answer<Void>()
-        store.create(deferred, maxSessions: 10, now: Fixture.t0, on: loop, created.done)
+        store.create(deferred, maxSessions: 10, now: Fixture.t0, journal: nil, on: loop, created.done)
         #expect(try outside.load(id: deferred.id, now: Fixture.t0) == nil)
         try store.create(direct, maxSessions: 10)  // no loop: commits, the loop's insert with it
         #expect(try outside.load(id: deferred.id, now: Fixture.t0) == deferred)
@@ -97,8 +97,8 @@ struct SQLiteGroupCommitTests {
         let loop = ManualLoop()
 
         let created = Answer<Void>(), saved = Answer<Void>()
-        store.create(lost, maxSessions: 10, now: Fixture.t0, on: loop, created.done)
-        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: Fixture.record(kept.id), on: loop, saved.done)
+        store.create(lost, maxSessions: 10, now: Fixture.t0, journal: nil, on: loop, created.done)
+        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: Fixture.record(kept.id), journal: nil, on: loop, saved.done)
         #expect(try store.count(now: Fixture.t0) == 3)
         // A statement that fails inside the group (a bulk insert of an id that exists) rolls
         // back everything in it, the loop's writes too.
@@ -116,7 +116,7 @@ struct SQLiteGroupCommitTests {
 
         // The store goes on: the next group commits.
         let next = Answer<Void>()
-        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: nil, on: loop, next.done)
+        store.save(Fixture.next(kept), expectedRevision: 1, idempotency: nil, journal: nil, on: loop, next.done)
         loop.endRound()
         try next.value()
         #expect(recorder.changes == [.saved(revision: 2)])
@@ -128,7 +128,7 @@ struct SQLiteGroupCommitTests {
         let path = directory.path + "/group.sqlite"
         let store = try SQLiteStore(path: path)
         let session = Fixture.session()
-        store.create(session, maxSessions: 10, now: Fixture.t0, on: ManualLoop()) { _ in }
+        store.create(session, maxSessions: 10, now: Fixture.t0, journal: nil, on: ManualLoop()) { _ in }
         try store.close()
         #expect(try SQLiteStore(path: path).load(id: session.id, now: Fixture.t0) == session)
     }
@@ -144,7 +144,7 @@ struct SQLiteGroupCommitTests {
         let loop = ManualLoop()
         let answers = sessions.map { _ in Answer<Void>() }
         for (session, answer) in zip(sessions, answers) {
-            store.create(session, maxSessions: 1_000, now: Fixture.t0, on: loop, answer.done)
+            store.create(session, maxSessions: 1_000, now: Fixture.t0, journal: nil, on: loop, answer.done)
         }
         #expect(store.queuedStatements == 200)
         #expect(store.cachedRows == 200, "a queued row is the only copy of its session")
@@ -184,7 +184,7 @@ struct SQLiteGroupCommitTests {
                             failures.add(1, ordering: .relaxed); break
                         }
                         let answer = Answer<Void>()
-                        store.save(Fixture.next(current), expectedRevision: current.revision, idempotency: nil, on: loop, answer.done)
+                        store.save(Fixture.next(current), expectedRevision: current.revision, idempotency: nil, journal: nil, on: loop, answer.done)
                         if answer.isGiven, case .conflict? = Self.error(answer) { continue }
                         answers.append((index, answer))
                         break
@@ -216,7 +216,7 @@ struct SQLiteGroupCommitTests {
         defer { subscription.cancel() }
         let loop = ManualLoop()
         let saved = Answer<Void>(), deleted = Answer<Bool>()
-        store.save(Fixture.next(session), expectedRevision: 1, idempotency: nil, on: loop, saved.done)
+        store.save(Fixture.next(session), expectedRevision: 1, idempotency: nil, journal: nil, on: loop, saved.done)
         #expect(store.queuedStatements == 1)
         store.delete(id: session.id, expectedRevision: nil, on: loop, deleted.done)
         loop.endRound()
@@ -239,8 +239,8 @@ struct SQLiteGroupCommitTests {
         let clash = Fixture.session(taken.id, state: #"{"stack":["other"]}"#)
         let loop = ManualLoop()
         let saved = Answer<Void>(), created = Answer<Void>()
-        store.save(Fixture.next(bystander), expectedRevision: 1, idempotency: nil, on: loop, saved.done)
-        store.create(clash, maxSessions: 10, now: Fixture.t0, on: loop, created.done)  // checked in memory only: queued
+        store.save(Fixture.next(bystander), expectedRevision: 1, idempotency: nil, journal: nil, on: loop, saved.done)
+        store.create(clash, maxSessions: 10, now: Fixture.t0, journal: nil, on: loop, created.done)  // checked in memory only: queued
         #expect(store.queuedStatements == 2)
         loop.endRound()
         #expect(throws: StoreError.self, "the insert failed at the commit: no answer may report the group") { try saved.value() }
@@ -252,7 +252,7 @@ struct SQLiteGroupCommitTests {
         #expect(try store.count(now: Fixture.t0) == 2)
         // And the next group commits.
         let next = Answer<Void>()
-        store.save(Fixture.next(bystander), expectedRevision: 1, idempotency: nil, on: loop, next.done)
+        store.save(Fixture.next(bystander), expectedRevision: 1, idempotency: nil, journal: nil, on: loop, next.done)
         loop.endRound()
         try next.value()
         #expect(try SQLiteStore(path: path).load(id: bystander.id, now: Fixture.t0)?.revision == 2)

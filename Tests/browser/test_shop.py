@@ -2,7 +2,8 @@
 and typing. The shop's own executable is started here, beside the sample app run.sh serves.
 
 $SHOP_BIN names the binary (default Examples/Shop/.build/debug/shop; build it with
-`cd Examples/Shop && swift build`). Screenshots are named `shop-…`.
+`cd Examples/Shop && swift build`). Screenshots are named `shop-…`. A second shop, whose payment
+service takes 1.5 s and whose server answers after 200 ms, shows the busy payment screen.
 """
 import json
 import os
@@ -21,24 +22,24 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SHOP_BIN = os.environ.get("SHOP_BIN", os.path.join(ROOT, "Examples/Shop/.build/debug/shop"))
 
 
-@pytest.fixture(scope="module")
-def shop_url():
+def serve_shop(log_name, arguments=(), environment=None):
+    """Starts the shop on a free port, yields its address once healthy, stops it with SIGTERM."""
     if not os.access(SHOP_BIN, os.X_OK):
         pytest.fail(f"no shop binary at {SHOP_BIN}: run `cd Examples/Shop && swift build`, or set SHOP_BIN")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     os.makedirs(os.path.join(ROOT, "artifacts"), exist_ok=True)
-    log = open(os.path.join(ROOT, "artifacts", "browser-shop-server.log"), "wb")
+    log = open(os.path.join(ROOT, "artifacts", log_name), "wb")
     # The repository's own web client and contract, named explicitly: the shop knows no other.
     server = subprocess.Popen(
         [SHOP_BIN, "--host", "127.0.0.1", "--port", str(port), "--store", "memory",
-         "--public", os.path.join(ROOT, "Public"), "--openapi", os.path.join(ROOT, "openapi.yaml")],
-        stdout=log, stderr=subprocess.STDOUT)
+         "--public", os.path.join(ROOT, "Public"), "--openapi", os.path.join(ROOT, "openapi.yaml"), *arguments],
+        stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(environment or {})})
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
-        assert server.poll() is None, "the shop exited at start (see artifacts/browser-shop-server.log)"
+        assert server.poll() is None, f"the shop exited at start (see artifacts/{log_name})"
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1) as response:
                 if response.status == 200:
@@ -53,9 +54,24 @@ def shop_url():
     log.close()
 
 
+@pytest.fixture(scope="module")
+def shop_url():
+    yield from serve_shop("browser-shop-server.log")
+
+
+@pytest.fixture(scope="module")
+def slow_shop_url():
+    yield from serve_shop("browser-slow-shop-server.log", ["--effect-wait", "200ms"], {"WAYFINDER_SHOP_PAYMENT_DELAY": "1.5"})
+
+
 @pytest.fixture
 def shop(browser, shop_url, console):
     return App(browser, shop_url, console)
+
+
+@pytest.fixture
+def slow_shop(browser, slow_shop_url, console):
+    return App(browser, slow_shop_url, console)
 
 
 def current_tab(shop):
@@ -84,6 +100,10 @@ def pay(shop, card):
     shop.fill("expiry", "12/30")
     shop.fill("securityCode", "123")
     shop.click_route("pay")
+    # The payment service answers at once, within the server's wait; on a machine slow enough to
+    # miss it, the answer comes as the next revision.
+    shop.wait(lambda d: shop.top().get_attribute("data-screen-busy") is None, message="the payment screen stayed busy")
+    shop.settled()
 
 
 def test_the_shop_executable_answers_with_its_first_screen_and_lists_its_flows(shop_url):
@@ -169,6 +189,35 @@ def test_variant_b_opens_the_checkout_on_the_guest_door_and_a_declined_card_is_a
     assert shop.top_id() == payment, "declined stays on the payment screen"
     assert shop.notices("error") == ["Your card was declined. Try another card; you have not been charged."]
     shop.screenshot("shop-08-declined")
+
+
+def test_a_slow_payment_shows_the_busy_payment_screen_until_the_pushed_confirmation(slow_shop):
+    shop = slow_shop
+    shop.open("/?variant=B")
+    add_beans_and_check_out(shop, "guest")
+    shop.fill("email", "grace@example.com")
+    shop.click_route("continueWithEmail")
+    shop.wait_screen("address")
+    fill_address(shop)
+    shop.click_route("saveAddress")
+    shop.wait_screen("delivery")
+    shop.click_item("Pick up in the shop, €0.00")
+    shop.wait_screen("payment")
+    for name, text in (("cardNumber", "4242 4242 4242 4242"), ("expiry", "12/30"), ("securityCode", "123")):
+        shop.fill(name, text)
+    # The payment service takes 1.5 s and the server answers after 200 ms: the payment screen is
+    # busy, says why, and its buttons are disabled.
+    shop.button("pay").click()
+    shop.wait(lambda d: shop.top().get_attribute("data-screen-busy") == "true",
+              message="the payment screen did not show as busy")
+    assert shop.top_name() == "payment"
+    assert shop.notices("info") == ["Authorising €24.50 with your bank…"]
+    buttons = shop.in_top('[data-component="button"]')
+    assert buttons and all(not b.is_enabled() for b in buttons)
+    shop.screenshot("shop-10-paying")
+    # The service's answer arrives as a later revision, pushed on the event stream.
+    shop.wait_screen("confirmation", timeout=15)
+    assert shop.notices("success") == ["Order 1002 is placed."]
 
 
 def test_the_account_tab_edits_the_address_book_with_the_same_address_flow(shop):

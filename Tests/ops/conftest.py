@@ -171,14 +171,18 @@ def start_server(tmp_path):
 
 
 REDIS = str(REPO / "scripts" / "redis")
+# Tests kill Redis and count acknowledged writes: every write reaches the append-only file first.
+REDIS_ENV = {**os.environ, "REDIS_APPENDFSYNC": "always"}
 
 
 @pytest.fixture
 def redis(tmp_path):
-    """A throwaway redis-server (scripts/redis) with appendonly yes, on a free loopback port."""
+    """A throwaway redis-server (scripts/redis) with appendonly yes and appendfsync always, on a free
+    loopback port."""
     port = free_port()
     data = tmp_path / "redis"
-    subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30)
+    subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30,
+                   env=REDIS_ENV)
 
     class Redis:
         url = f"redis://127.0.0.1:{port}"
@@ -187,7 +191,8 @@ def redis(tmp_path):
             subprocess.run([REDIS, "kill", str(port), str(data)], check=True, capture_output=True, timeout=30)
 
         def start(self):
-            subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30)
+            subprocess.run([REDIS, "start", str(port), str(data)], check=True, capture_output=True, timeout=30,
+                           env=REDIS_ENV)
 
     yield Redis()
     subprocess.run([REDIS, "stop", str(port), str(data)], capture_output=True, timeout=30)

@@ -43,6 +43,8 @@ extension WayfinderAPI {
                 var transitions = outcome.transitions
                 var queue = outcome.effects
                 var leftover: [EffectRequest] = []
+                // The journal's record of this revision: the action, then each result folded in.
+                var journal: [JournalAction] = [.action(pending.action)]
                 while !queue.isEmpty {
                     let request = queue.removeFirst()
                     let identity = Self.identity(request)
@@ -60,6 +62,7 @@ extension WayfinderAPI {
                     }
                     var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                     let next = try engine.reduce(state, .completeEffect(id: request.effect.id, completion), memo: &memo)
+                    journal.append(.action(.completeEffect(id: request.effect.id, completion)))
                     state = next.state
                     transitions += next.transitions
                     queue += next.effects
@@ -77,7 +80,8 @@ extension WayfinderAPI {
                 do {
                     let response = try await commit(
                         folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, for: pending.client)
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base, journal: journal,
+                        requestID: pending.context.requestID, for: pending.client)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
@@ -133,20 +137,26 @@ extension WayfinderAPI {
                 guard state.effects.contains(where: { $0.id == effectID }) else { return }
                 var memo = cache.memo(key) ?? RenderMemo()
                 var outcome: Outcome
+                var journal: [JournalAction] = [.action(.completeEffect(id: effectID, completion))]
                 do {
                     outcome = try engine.reduce(state, .completeEffect(id: effectID, completion), memo: &memo)
                 } catch {
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("\(error)"))])
                     outcome = engine.abandonEffect(effectID, in: state)
+                    journal = [.abandonEffect(effectID)]
                 }
                 do {
-                    _ = try await commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                    _ = try await commit(
+                        outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
+                        before: state, journal: journal, requestID: nil)
                 } catch APIError.sessionTooLarge {
                     // The result would make the session too large: the flow does not get it, and
                     // its screen stops waiting.
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("session too large"))])
                     outcome = engine.abandonEffect(effectID, in: state)
-                    _ = try await commit(outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo)
+                    _ = try await commit(
+                        outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
+                        before: state, journal: [.abandonEffect(effectID)], requestID: nil)
                 }
                 deliverLater(outcome.effects.map { ($0, nil) }, session: id)
                 return
@@ -162,12 +172,13 @@ extension WayfinderAPI {
     /// `commit` for async code: stores without blocking a thread.
     private func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo, for client: ClientComponents? = nil
+        fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
+        for client: ClientComponents? = nil
     ) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             commit(
                 outcome, status: status, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                memo: memo, for: client, on: nil
+                memo: memo, before: before, journal: journal, requestID: requestID, for: client, on: nil
             ) { continuation.resume(with: $0) }
         }
     }

@@ -21,6 +21,10 @@ enum APIError: Error, Sendable {
     case sessionStreamLimit(limit: Int, retryAfter: Int)
     case streamLimit(retryAfter: Int)
     case sessionLimit
+    /// A rewind to a revision the journal no longer (or never) held; `oldest` is the oldest it holds.
+    case revisionNotJournaled(revision: Int, oldest: Int?)
+    /// A rewind while effects are pending: their screens would be rewound away from their results.
+    case effectsPending
     case unavailable(String)
     case navigation(NavigationError)
     case internalError(String)
@@ -38,6 +42,8 @@ enum APIError: Error, Sendable {
         case .idempotencyKeyReused: 422
         case .idempotencyKeyTooLong: 400
         case .sessionTooLarge: 422
+        case .revisionNotJournaled: 410
+        case .effectsPending: 409
         case .rateLimited, .sessionStreamLimit: 429
         case .sessionLimit, .unavailable, .streamLimit: 503
         case .navigation(.staleScreen): 409
@@ -63,6 +69,8 @@ enum APIError: Error, Sendable {
         case .sessionStreamLimit: "session_stream_limit"
         case .streamLimit: "stream_limit"
         case .sessionLimit: "session_limit"
+        case .revisionNotJournaled: "revision_not_journaled"
+        case .effectsPending: "effects_pending"
         case .unavailable: "service_unavailable"
         case .internalError: "internal"
         case .navigation(let error):
@@ -96,6 +104,10 @@ enum APIError: Error, Sendable {
         case .sessionStreamLimit(let limit, _): "This session has \(limit) event streams open already; close one first."
         case .streamLimit: "The server has as many event streams open as it may; try again later."
         case .sessionLimit: "The server holds as many sessions as it may; try again later."
+        case .revisionNotJournaled(let revision, let oldest):
+            "Revision \(revision) is not in the session's journal"
+                + (oldest.map { "; the oldest it holds is \($0)." } ?? "; the journal holds no entries.")
+        case .effectsPending: "The session waits for an effect's result; rewind once it has come."
         case .unavailable: "The session store cannot be reached; try again shortly."
         case .internalError: "The server failed to handle the request."
         case .navigation(let error):
@@ -128,6 +140,8 @@ enum APIError: Error, Sendable {
                 w.beginObject(); w.key("name"); w.string(param.name); w.key("reason"); w.string(param.reason); w.endObject()
             }
             w.endArray()
+        case .revisionNotJournaled(_, let oldest?):
+            w.key("oldestRevision"); w.int(oldest)
         case .navigation(.routeUnavailable(_, let available)):
             w.key("availableRoutes"); w.beginArray(); for route in available { w.string(route) }; w.endArray()
         default:

@@ -85,7 +85,8 @@ extension WayfinderAPI {
         guard let outcome = try? engine.reduce(state, action, memo: &memo), outcome.changed, outcome.effects.isEmpty else { return false }
         commit(
             outcome, status: 200, session: known, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
-            fingerprint: m.fingerprint, memo: memo, for: m.client, on: m.loop
+            fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
+            for: m.client, on: m.loop
         ) { [self] result in
             switch result {
             case .success(let response):
@@ -174,7 +175,8 @@ extension WayfinderAPI {
             }
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
-                fingerprint: m.fingerprint, memo: memo, for: m.client, on: m.loop
+                fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
+                for: m.client, on: m.loop
             ) { [self] result in
                 switch result {
                 case .success(let response):
@@ -212,14 +214,16 @@ extension WayfinderAPI {
     }
 
     /// Stores an action's outcome (compare-and-set on `session`'s revision, with the
-    /// idempotency record) and gives the answer; the rendering is remembered once it is stored
-    /// (for a client that renders everything: another's is rendered apart and not remembered).
+    /// idempotency record, and a journal entry of `journal` if the state changed and the journal
+    /// is on) and gives the answer; the rendering is remembered once it is stored (for a client
+    /// that renders everything: another's is rendered apart and not remembered). `before` is the
+    /// state the action ran on (for the traffic counts).
     /// Fails with `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came
     /// first, `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
-        fingerprint: [UInt8]?, memo: RenderMemo, for client: ClientComponents? = nil, on loop: (any StoreLoop)?,
-        _ then: @escaping Then<HTTPResponse>
+        fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
+        for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         guard outcome.changed || key != nil else {
@@ -233,12 +237,14 @@ extension WayfinderAPI {
         // Like reads, writes move `lastUsed` at most every touch interval: a store can then
         // leave its expiry index alone on most saves.
         if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }
+        var entry: JournalEntry?
         if outcome.changed {
             do {
                 var codecMemo = cache.storedMemo(cacheKey) ?? StateCodec.Memo()
                 next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
                 try checkSize(next.state)
                 cache.putStoredMemo(cacheKey, codecMemo)
+                entry = journalEntry(journal, outcome, stateBytes: next.state, time: now, requestID: requestID)
             } catch {
                 return then(.failure(error))
             }
@@ -249,9 +255,10 @@ extension WayfinderAPI {
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
                 headers: headers.map { HeaderPair(name: $0.name, value: $0.value) }, body: bytes, createdAt: now)
         }
-        save(next, expectedRevision: session.revision, idempotency: record, on: loop) { [self, next] result in
+        save(next, expectedRevision: session.revision, idempotency: record, journal: entry, on: loop) { [self, next] result in
             switch result {
             case .success:
+                if outcome.changed { traffic.record(before: before, after: outcome.state, actions: journal) }
                 cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
                 cache.noteKnown(cacheKey, next)
                 then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))

@@ -6,7 +6,7 @@ import WayfinderStore
 extension WayfinderAPI {
     // MARK: Create
 
-    func createSession(_ request: HTTPRequest, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
+    func createSession(_ request: HTTPRequest, requestID: String, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
         if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
             throw APIError.rateLimited(retryAfter: wait)
         }
@@ -15,14 +15,14 @@ extension WayfinderAPI {
         let context = try body.optionalObject("context") ?? [:]
         let deepLink = try body.optionalString("deepLink")
         let client = clientComponents(request.headers["Wayfinder-Components"])
-        try createSession(context: context, deepLink: deepLink, client: client, attempt: 0, on: loop, reply)
+        try createSession(context: context, deepLink: deepLink, client: client, requestID: requestID, attempt: 0, on: loop, reply)
     }
 
     /// One try at a fresh id; a collision (128 random bits: astronomically unlikely, but cheap to
     /// handle) tries again, four times at most.
     private func createSession(
-        context: [String: JSONValue], deepLink: String?, client: ClientComponents?, attempt: Int, on loop: (any StoreLoop)?,
-        _ reply: @escaping Reply
+        context: [String: JSONValue], deepLink: String?, client: ClientComponents?, requestID: String, attempt: Int,
+        on loop: (any StoreLoop)?, _ reply: @escaping Reply
     ) throws {
         guard attempt < 4 else { throw APIError.internalError("could not allocate a session id") }
         let now = WallClock.nowMillis()
@@ -39,15 +39,19 @@ extension WayfinderAPI {
         let stored = StoredSession(
             id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
             lastUsed: now - unusedSessionHeadStartMillis)
-        create(stored, now: now, on: loop) { [self] result in
+        let start: [JournalAction] = [.start(context: state.context, deepLink: deepLink)]
+        let entry = journalEntry(start, Outcome(state: state, transitions: [], changed: true), stateBytes: encoded, time: now, requestID: requestID)
+        create(stored, now: now, journal: entry, on: loop) { [self] result in
             switch result {
             case .success:
+                traffic.record(before: nil, after: state, actions: start)
                 let response = created(id: id, token: token, state: state, memo: memo, for: client)
                 cache.noteKnown(SessionKey(id), stored)
                 reply(.success(response))
             case .failure(StoreError.duplicateID):
                 do {
-                    try createSession(context: context, deepLink: deepLink, client: client, attempt: attempt + 1, on: loop, reply)
+                    try createSession(
+                        context: context, deepLink: deepLink, client: client, requestID: requestID, attempt: attempt + 1, on: loop, reply)
                 } catch {
                     reply(.failure(error))
                 }

@@ -1,3 +1,4 @@
+import Dispatch
 import WayfinderHTTP
 import WayfinderStore
 
@@ -20,19 +21,19 @@ extension WayfinderAPI {
     }
 
     func save(
-        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
-        _ then: @escaping Then<Void>
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry? = nil,
+        on loop: (any StoreLoop)?, _ then: @escaping Then<Void>
     ) {
         let started = WallClock.monotonicNanos()
-        store.save(session, expectedRevision: expectedRevision, idempotency: idempotency, on: loop) { [metrics] result in
+        store.save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal, on: loop) { [metrics] result in
             metrics.storeOperation(.save, since: started)
             then(result)
         }
     }
 
-    func create(_ session: StoredSession, now: Int64, on loop: (any StoreLoop)?, _ then: @escaping Then<Void>) {
+    func create(_ session: StoredSession, now: Int64, journal: JournalEntry?, on loop: (any StoreLoop)?, _ then: @escaping Then<Void>) {
         let started = WallClock.monotonicNanos()
-        store.create(session, maxSessions: configuration.maxSessions, now: now, on: loop) { [metrics] result in
+        store.create(session, maxSessions: configuration.maxSessions, now: now, journal: journal, on: loop) { [metrics] result in
             metrics.storeOperation(.create, since: started)
             then(result)
         }
@@ -67,5 +68,23 @@ extension WayfinderAPI {
         try await withCheckedThrowingContinuation { continuation in
             load(id, key: key, on: nil) { continuation.resume(with: $0) }
         }
+    }
+
+    /// Runs `body` on a thread that may block (an operation written with the blocking store
+    /// calls: the journal's history and rewind), and answers `reply` with its outcome.
+    func offTheLoop(_ reply: @escaping Reply, _ body: @escaping @Sendable () throws -> HTTPResponse) {
+        DispatchQueue.global().async { reply(Result { try body() }) }
+    }
+
+    /// Waits for an operation written with a completion (for code that may block).
+    func waiting<T: Sendable>(_ start: (@escaping Then<T>) -> Void) throws -> T {
+        let outcome = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
     }
 }

@@ -53,13 +53,13 @@ extension WayfinderAPI {
             return then(.failure(error))
         }
         guard loaded.changed else { return then(.success(Upgraded(session: session, transitions: []))) }
-        let next: StoredSession
+        let next: StoredSession, entry: JournalEntry?
         do {
-            next = try upgraded(loaded, over: session)
+            (next, entry) = try upgraded(loaded, over: session)
         } catch {
             return then(.failure(error))
         }
-        save(next, expectedRevision: session.revision, idempotency: nil, on: loop) { [self] result in
+        save(next, expectedRevision: session.revision, idempotency: nil, journal: entry, on: loop) { [self] result in
             switch result {
             case .success:
                 saved(loaded, next, key)
@@ -96,11 +96,11 @@ extension WayfinderAPI {
     /// blocking the calling thread: for the rare state of this version that no longer fits it,
     /// found while decoding. Nil if another writer came first.
     func save(_ loaded: LoadedSession, over session: StoredSession, _ key: SessionKey) throws -> StoredSession? {
-        let next = try upgraded(loaded, over: session)
+        let (next, entry) = try upgraded(loaded, over: session)
         let started = WallClock.monotonicNanos()
         defer { metrics.storeOperation(.save, since: started) }
         do {
-            try store.save(next, expectedRevision: session.revision, idempotency: nil)
+            try store.save(next, expectedRevision: session.revision, idempotency: nil, journal: entry)
         } catch StoreError.conflict {
             return nil
         }
@@ -108,13 +108,23 @@ extension WayfinderAPI {
         return next
     }
 
-    /// The stored form of a loaded state that changed.
-    private func upgraded(_ loaded: LoadedSession, over session: StoredSession) throws -> StoredSession {
+    /// The stored form of a loaded state that changed, and its journal entry: a new revision is
+    /// journaled as a migration (a new version stamp alone makes none: the story is the same).
+    private func upgraded(_ loaded: LoadedSession, over session: StoredSession) throws -> (StoredSession, JournalEntry?) {
         var next = session
+        let now = WallClock.nowMillis()
         next.revision = loaded.state.revision
         next.state = try SessionCodec.encode(loaded.state)
-        next.lastUsed = max(session.lastUsed, WallClock.nowMillis())
-        return next
+        next.lastUsed = max(session.lastUsed, now)
+        guard loaded.state.revision > session.revision else { return (next, nil) }
+        let migration: JournalAction
+        switch loaded.outcome {
+        case .current: migration = .migration(from: engine.app.version, to: engine.app.version, rebuilt: nil)
+        case .migrated(let from): migration = .migration(from: from, to: engine.app.version, rebuilt: nil)
+        case .rebuilt(let from, let reason, _): migration = .migration(from: from, to: engine.app.version, rebuilt: reason.rawValue)
+        }
+        let outcome = Outcome(state: loaded.state, transitions: loaded.transitions, changed: true)
+        return (next, journalEntry([migration], outcome, stateBytes: next.state, time: now, requestID: nil))
     }
 
     /// Keeps a saved upgrade in the cache, counts and logs it.

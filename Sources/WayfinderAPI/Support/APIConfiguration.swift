@@ -1,3 +1,5 @@
+import WayfinderCore
+
 /// Settings of the v1 API (the HTTP limits live in `HTTPServerConfiguration`). Every limit is
 /// listed, with its status and problem code, in `docs/limits.md`.
 public struct APIConfiguration: Sendable {
@@ -45,6 +47,13 @@ public struct APIConfiguration: Sendable {
     /// then, their results are in the answer; else the screen shows as busy and the results
     /// come as a later revision.
     public var effectWait: Duration = .seconds(1)
+    /// Whether each session's changes are recorded in its journal (`GET …/history`, rewind,
+    /// replay bundles). Its bounds are the store's (`StoreConfiguration`). Default on.
+    public var journal = true
+    /// Every how many revisions a journal entry keeps the session's state (the others are
+    /// rebuilt through the engine when a rewind or a bundle needs them). Default 16; the server
+    /// lowers it to a quarter of the entries kept, so a small journal stays rewindable.
+    public var journalStateInterval = JournalRecord.stateInterval
 
     /// The defaults (docs/limits.md and docs/configuration.md give them).
     public init() {}

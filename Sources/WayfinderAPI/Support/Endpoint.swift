@@ -7,6 +7,8 @@ enum Endpoint: Sendable, Equatable {
     case tab(String)
     case deepLinks(String)
     case events(String)
+    case history(String)
+    case rewind(String)
     case flows
     case healthz, readyz, metrics, openAPI
     /// Under `/v1/` but not in the contract: `404`.
@@ -51,6 +53,8 @@ enum Endpoint: Sendable, Equatable {
             if equals(action, "tab") { return .tab(id) }
             if equals(action, "deeplinks") { return .deepLinks(id) }
             if equals(action, "events") { return .events(id) }
+            if equals(action, "history") { return .history(id) }
+            if equals(action, "rewind") { return .rewind(id) }
             return nil
         }
     }
@@ -64,6 +68,8 @@ enum Endpoint: Sendable, Equatable {
         case .tab: "/v1/sessions/{id}/tab"
         case .deepLinks: "/v1/sessions/{id}/deeplinks"
         case .events: "/v1/sessions/{id}/events"
+        case .history: "/v1/sessions/{id}/history"
+        case .rewind: "/v1/sessions/{id}/rewind"
         case .flows: "/v1/flows"
         case .healthz: "/healthz"
         case .readyz: "/readyz"
@@ -77,16 +83,18 @@ enum Endpoint: Sendable, Equatable {
     /// The methods this path answers (`HEAD` wherever `GET` is).
     var allowed: [String] {
         switch self {
-        case .createSession, .routes, .back, .tab, .deepLinks: ["POST"]
+        case .createSession, .routes, .back, .tab, .deepLinks, .rewind: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
-        case .events, .flows, .healthz, .readyz, .metrics, .openAPI, .file: ["GET", "HEAD"]
+        case .events, .history, .flows, .healthz, .readyz, .metrics, .openAPI, .file: ["GET", "HEAD"]
         case .unknownAPI: []
         }
     }
 
     var sessionID: String? {
         switch self {
-        case .session(let id), .routes(let id), .back(let id), .tab(let id), .deepLinks(let id), .events(let id): id
+        case .session(let id), .routes(let id), .back(let id), .tab(let id), .deepLinks(let id), .events(let id), .history(let id),
+            .rewind(let id):
+            id
         default: nil
         }
     }

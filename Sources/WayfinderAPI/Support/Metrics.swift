@@ -237,7 +237,7 @@ public final class Metrics: Sendable {
 
 /// A small number for each thread that asks, in the order they first ask (one process-wide
 /// thread-specific key, whatever the number of `Metrics` instances).
-private enum ThreadNumber {
+enum ThreadNumber {
     /// nil if the process has no thread-specific key left: then every thread records into shard 0.
     private static let key: pthread_key_t? = {
         var key = pthread_key_t()

@@ -43,6 +43,10 @@ public struct ProblemCode: OpenEnumeration {
     public static let nothingToPop: ProblemCode = "nothing_to_pop"
     /// 422: this `Idempotency-Key` was used for a different request.
     public static let idempotencyKeyReused: ProblemCode = "idempotency_key_reused"
+    /// 410: a rewind to a revision the session's journal no longer holds.
+    public static let revisionNotJournaled: ProblemCode = "revision_not_journaled"
+    /// 409: a rewind while an effect's result is awaited.
+    public static let effectsPending: ProblemCode = "effects_pending"
     /// 503: the server holds as many sessions as it may (`Problem/retryAfter`).
     public static let sessionLimit: ProblemCode = "session_limit"
     /// 500: an unexpected error; nothing is promised about the state (retry with the same key).
@@ -60,7 +64,7 @@ public struct ProblemCode: OpenEnumeration {
     public static let contract: [ProblemCode] = [
         .unauthorized, .notFound, .methodNotAllowed, .staleScreen, .versionAhead, .revisionMismatch, .payloadTooLarge,
         .uriTooLong, .unsupportedMediaType, .headersTooLarge, .badJSON, .badRequest, .invalidParams,
-        .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .sessionLimit, .internal,
-        .requestTimeout, .serviceUnavailable, .notImplemented, .httpVersionNotSupported,
+        .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .revisionNotJournaled, .effectsPending,
+        .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented, .httpVersionNotSupported,
     ]
 }

@@ -32,10 +32,16 @@ public protocol SessionContext: Codable, Sendable, Hashable {
     /// The app's rules across members (for example: no user unless authenticated). Throw
     /// ``NavigationError/invalidParams(_:)`` to refuse the context.
     func normalized() throws -> Self
+    /// The member that names the experiment variant a session is in (an A/B test), if any:
+    /// traffic (`/metrics`, the flow graph) is counted per value of it. Best an enum, so the
+    /// values are few; past 16 distinct values the rest count as `other`.
+    static var variantKey: String? { get }
 }
 
 extension SessionContext {
     public func normalized() throws -> Self { self }
+    /// No variant member.
+    public static var variantKey: String? { nil }
 }
 
 /// The app's model (MVVM-C's model): data the flows read and change, shared across flows and

@@ -19,12 +19,13 @@ public struct Application: Sendable {
         /// comparing them than by hashing one (a lookup per flow called, several per request).
         let flowNames: [String]
         let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
+        let variantKey: String?
         let migrations: Migrations
         let updateRequired: ScreenContent
 
         init(
             scheme: String, version: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
-            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, migrations: Migrations,
+            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, variantKey: String?, migrations: Migrations,
             updateRequired: ScreenContent
         ) {
             self.scheme = scheme
@@ -34,6 +35,7 @@ public struct Application: Sendable {
             self.deepLinks = deepLinks
             self.flowNames = flows.map(\.name)
             self.normalizeContext = normalizeContext
+            self.variantKey = variantKey
             self.migrations = migrations
             self.updateRequired = updateRequired
         }
@@ -54,6 +56,8 @@ public struct Application: Sendable {
     public var flowNames: [String] { storage.flowNames }
     /// The flows that ask for effects (whose `Effect` has cases): each needs a service.
     public var flowsWithEffects: [String] { storage.flows.filter { !$0.effects.isEmpty }.map(\.name) }
+    /// The context member that names a session's experiment variant (``SessionContext/variantKey``).
+    public var variantKey: String? { storage.variantKey }
     /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }
@@ -83,8 +87,8 @@ public struct Application: Sendable {
         let versions = migrations.map { Migrations.Version(version: AppVersion($0.version), text: $0.version, steps: $0.changes.map(\.step)) }
         storage = Storage(
             scheme: scheme, version: version, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
-            normalizeContext: ContextReader<Root.App.Context>().read, migrations: Migrations(versions: versions),
-            updateRequired: updateRequired)
+            normalizeContext: ContextReader<Root.App.Context>().read, variantKey: Root.App.Context.variantKey,
+            migrations: Migrations(versions: versions), updateRequired: updateRequired)
         let problems = check(linkProblems: links.problems) + checkVersions()
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }

@@ -4,7 +4,20 @@ public struct BreakingChange: Sendable, Hashable, CustomStringConvertible {
     /// What kind of change: something gone (a flow, screen, route, parameter, deep-link
     /// pattern), a parameter whose type or allowed values changed, a parameter newly required.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case flowRemoved, screenRemoved, routeRemoved, paramRemoved, paramRetyped, paramRequired, deepLinkRemoved
+        /// A flow of the old catalog is gone.
+        case flowRemoved
+        /// A screen of a flow is gone.
+        case screenRemoved
+        /// A route of a flow is gone.
+        case routeRemoved
+        /// A parameter of a route is gone.
+        case paramRemoved
+        /// A parameter's type or allowed values changed.
+        case paramRetyped
+        /// A parameter that was optional (or absent) is now required.
+        case paramRequired
+        /// A deep-link pattern is gone.
+        case deepLinkRemoved
     }
 
     /// What kind of change this is.

@@ -26,7 +26,7 @@ public final class MemoryStore: SessionStore {
         self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
     }
 
-    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
         if !storedCount.increment(ifBelow: maxSessions) {
             guard reclaimGate.admit(now: now) else { throw StoreError.sessionLimit }
             _ = expire(now: now)
@@ -35,7 +35,9 @@ public final class MemoryStore: SessionStore {
         let key = SessionKey(session.id)
         let inserted = shard(for: key).entries.withLock { table -> Bool in
             guard table[key] == nil else { return false }
-            table[key] = Entry(session: session)
+            var entry = Entry(session: session)
+            if let journal { append(journal, to: &entry.journal) }
+            table[key] = entry
             return true
         }
         if !inserted {
@@ -57,7 +59,7 @@ public final class MemoryStore: SessionStore {
         }
     }
 
-    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
         let key = SessionKey(session.id)
         let outcome = shard(for: key).entries.withLock { table -> SaveOutcome in
             // One hash look-up; the entry is then changed in place through its index.
@@ -76,6 +78,7 @@ public final class MemoryStore: SessionStore {
             let lastUsed = max(current.lastUsed, session.lastUsed)
             table.values[index].session = session
             table.values[index].session.lastUsed = lastUsed
+            if let journal { append(journal, to: &table.values[index].journal) }
             return .saved
         }
         switch outcome {
@@ -87,6 +90,11 @@ public final class MemoryStore: SessionStore {
                 changes.publish(session.id, .saved(revision: session.revision))
             }
         }
+    }
+
+    public func journal(id: String, since: Int) -> [JournalEntry] {
+        let key = SessionKey(id)
+        return shard(for: key).entries.withLock { table in table[key]?.journal?.since(since) ?? [] }
     }
 
     public func touch(id: String, now: Int64) throws {
@@ -181,10 +189,19 @@ public final class MemoryStore: SessionStore {
 
     // MARK: Internals
 
-    /// One stored session with its idempotency records (an empty dictionary allocates nothing).
+    /// One stored session with its idempotency records (an empty dictionary allocates nothing)
+    /// and its journal (nil until its first entry).
     private struct Entry {
         var session: StoredSession
         var idempotency: [String: IdempotencyRecord] = [:]
+        var journal: JournalLog?
+    }
+
+    private func append(_ entry: JournalEntry, to log: inout JournalLog?) {
+        var current = log ?? JournalLog()
+        log = nil  // one reference while it grows: no copy of the entries
+        current.append(entry, maxEntries: configuration.journalEntriesPerSession, maxBytes: configuration.journalBytesPerSession)
+        log = current
     }
 
     private enum SaveOutcome: Equatable {

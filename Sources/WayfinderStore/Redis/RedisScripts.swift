@@ -22,6 +22,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
         local function skey(id) return P .. 's:{' .. id .. '}' end
         local function ikey(id) return P .. 'ik:{' .. id .. '}' end
         local function rkey(id, key) return P .. 'i:{' .. id .. '}:' .. key end
+        local function jkey(id) return P .. 'j:{' .. id .. '}' end
         -- Publishes a change of session `id` if some instance watches it (has event streams or
         -- long polls on it: `wf:w:{id}` exists), so unwatched changes cost no message.
         local function notify(channel, id, message)
@@ -59,9 +60,32 @@ enum RedisScript: Int, CaseIterable, Sendable {
             redis.call('ZREM', irec, id .. '\n' .. key)
           end
           redis.call('DEL', index)
+          redis.call('DEL', jkey(id))
           redis.call('ZREM', live, id)
           redis.call('SREM', fx, id)
           return existed
+        end
+        -- Appends ARGV[at] ('<revision> <record length> <record><state>') to session `id`'s journal
+        -- (a list in its slot), then drops the oldest while more than ARGV[at + 1] are kept or
+        -- they hold more than ARGV[at + 2] bytes of record and state (never the newest); the
+        -- hash's 'jb' keeps the byte count. Nothing without an entry.
+        local function entrySize(entry)
+          local first = string.find(entry, ' ', 1, true)
+          return #entry - string.find(entry, ' ', first + 1, true)
+        end
+        local function journal(id, at, ttl)
+          local entry = ARGV[at]
+          if not entry then return end
+          local key, session = jkey(id), skey(id)
+          local bytes = tonumber(redis.call('HGET', session, 'jb') or '0') + entrySize(entry)
+          local count = redis.call('RPUSH', key, entry)
+          local maxEntries, maxBytes = tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
+          while count > 1 and (count > maxEntries or bytes > maxBytes) do
+            bytes = bytes - entrySize(redis.call('LPOP', key))
+            count = count - 1
+          end
+          redis.call('HSET', session, 'jb', bytes)
+          redis.call('PEXPIRE', key, ttl)
         end
         """#
 
@@ -74,6 +98,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
         case .create:
             // KEYS: session, key index, live, irec, fx
             // ARGV: prefix, id, rev, token, state, used, keyTTL, max (-1: unchecked), cutoff, channel, origin, reclaimLimit
+            //       [, journal entry, journal entries, journal bytes]
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
                 local id = ARGV[2]
@@ -96,6 +121,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 local fx = effectsIn(ARGV[5])
                 redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
                 noteEffects(KEYS[5], id, '0', fx)
+                journal(id, 13, ARGV[7])
                 redis.call('PEXPIRE', KEYS[1], ARGV[7])
                 redis.call('ZADD', KEYS[3], ARGV[6], id)
                 return reply
@@ -103,8 +129,10 @@ enum RedisScript: Int, CaseIterable, Sendable {
         case .save:
             // KEYS: session, key index, live, irec, fx [, record]
             // ARGV: prefix, id, expected, rev, token, state, used, keyTTL, channel, origin
-            //       [, key, record, createdAt, recordTTL, keyCutoff, keep]
+            //       [, key, record, createdAt, recordTTL, keyCutoff, keep
+            //        [, journal entry, journal entries, journal bytes]]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
+            // An empty key stands for none (a journal entry without an idempotency record).
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
             // After adding a record, only the session's `keep` newest stay.
             // `used` only moves forward; when it does not move (most saves: the API moves it at
@@ -114,7 +142,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx')
                 if not current[1] then return {'notfound'} end
                 if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
-                if ARGV[11] then
+                local hasKey = ARGV[11] and ARGV[11] ~= ''
+                if hasKey then
                   local created = redis.call('ZSCORE', KEYS[2], ARGV[11])
                   if created and tonumber(created) >= tonumber(ARGV[15]) then return {'keytaken'} end
                 end
@@ -128,7 +157,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 else
                   redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx)
                 end
-                if ARGV[11] then
+                journal(id, 17, ARGV[8])
+                if hasKey then
                   redis.call('SET', KEYS[6], ARGV[12], 'PX', ARGV[14])
                   redis.call('ZADD', KEYS[2], ARGV[13], ARGV[11])
                   redis.call('ZADD', KEYS[4], ARGV[13], id .. '\n' .. ARGV[11])
@@ -158,6 +188,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 end
                 redis.call('PEXPIRE', KEYS[1], ARGV[4])
                 redis.call('PEXPIRE', KEYS[2], ARGV[4])
+                redis.call('PEXPIRE', jkey(ARGV[2]), ARGV[4])
                 return 1
                 """#
         case .delete:

@@ -6,8 +6,8 @@ import Synchronization
 /// the expiry sweeper, effects, tests. Never call them on the store's own thread (a change feed
 /// handler runs there): that is refused, as it could only wait for ever.
 extension RedisStore {
-    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
-        try blocking { done in create(session, maxSessions: maxSessions, now: now, on: nil, done) }
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
+        try blocking { done in create(session, maxSessions: maxSessions, now: now, journal: journal, on: nil, done) }
     }
 
     public func load(id: String, now: Int64) throws -> StoredSession? {
@@ -18,8 +18,14 @@ extension RedisStore {
         try blocking { done in load(id: id, key: key, now: now, on: nil, done) }
     }
 
-    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        try blocking { done in save(session, expectedRevision: expectedRevision, idempotency: idempotency, on: nil, done) }
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
+        try blocking { done in
+            save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal, on: nil, done)
+        }
+    }
+
+    public func journal(id: String, since: Int) throws -> [JournalEntry] {
+        try blocking { done in journal(id: id, since: since, done) }
     }
 
     public func touch(id: String, now: Int64) throws {

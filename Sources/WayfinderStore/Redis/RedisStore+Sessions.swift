@@ -4,13 +4,15 @@ extension RedisStore {
     /// Creates the session (the cap: see "Atomicity" on `RedisStore`); publishes `.deleted` for
     /// sessions reclaimed at the cap.
     public func create(
-        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        guard topology.isCluster else { return createChecked(session, maxSessions: maxSessions, now: now, on: loop, done) }
+        guard topology.isCluster else {
+            return createChecked(session, maxSessions: maxSessions, now: now, journal: journal, on: loop, done)
+        }
         clusterHasRoom(maxSessions, now: now, on: loop) { [self] result in
             switch result {
-            case .success(true): createChecked(session, maxSessions: maxSessions, now: now, on: loop, done)
+            case .success(true): createChecked(session, maxSessions: maxSessions, now: now, journal: journal, on: loop, done)
             case .success(false): done(.failure(StoreError.sessionLimit))
             case .failure(let error): done(.failure(error))
             }
@@ -19,13 +21,16 @@ extension RedisStore {
 
     /// `create` once a cluster's cap is checked (a single Redis checks it in the script).
     private func createChecked(
-        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         let (live, records, effects) = indexKeys(session.id)
         let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records, effects]
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
-            evaluate(.create, keys: keys, to: .session(session.id), on: client, writes: true, size: session.state.count) { command in
+            evaluate(
+                .create, keys: keys, to: .session(session.id), on: client, writes: true,
+                size: session.state.count + (journal.map { $0.record.count + $0.state.count + 64 } ?? 0)
+            ) { command in
                 command.add(session.id)
                 command.add(session.revision)
                 command.add(session.tokenHash)
@@ -37,6 +42,7 @@ extension RedisStore {
                 command.add(channel)
                 command.add(origin)
                 command.add(batchLimit)
+                if let journal { addJournal(journal, to: &command) }
             } _: { [self] result in
                 done(Result {
                     let reply = try result.get()
@@ -82,8 +88,8 @@ extension RedisStore {
     /// Compare-and-set of the session with its idempotency record, in one script; publishes
     /// `.saved` when the revision changed.
     public func save(
-        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
-        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?,
+        on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         let (live, records, effects) = indexKeys(session.id)
         let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records, effects]
@@ -92,6 +98,7 @@ extension RedisStore {
             evaluate(
                 .save, keys: keys, to: .session(session.id), on: client, writes: true,
                 size: session.state.count + (idempotency.map { $0.body.count + 256 } ?? 0)
+                    + (journal.map { $0.record.count + $0.state.count + 64 } ?? 0)
             ) { command in
                 command.add(session.id)
                 command.add(expectedRevision)
@@ -109,7 +116,10 @@ extension RedisStore {
                     command.add(recordKeyTTL)
                     command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
                     command.add(configuration.idempotencyRecordsPerSession)
+                } else if journal != nil {
+                    for _ in 0..<6 { command.add("") }  // (an empty key: no record)
                 }
+                if let journal { addJournal(journal, to: &command) }
             } _: { [self] result in
                 done(Result {
                     let reply = try result.get()

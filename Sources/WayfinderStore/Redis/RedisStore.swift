@@ -15,6 +15,7 @@ import Synchronization
 /// | `wf:fx` | set | the sessions whose state holds pending effects (field `fx` of the hash) | none |
 /// | `wf:w:{id}` | hash | the instances watching the session (`RedisWatches`) | 30 s, renewed |
 /// | `wf:claim:{id}/{effect}` | string | the instance running the effect (`claimEffect`) | the lease |
+/// | `wf:j:{id}` | list | the session's journal, oldest first: `{revision} {record length} {record}{state}` (the hash's `jb` counts their bytes) | session TTL + allowance |
 ///
 /// In a cluster the three indexes are kept per slot: `wf:live:{t}`, `wf:irec:{t}` and `wf:fx:{t}`,
 /// where `t` is a tag of that slot (`RedisSlots.slotTags`), so every key a script touches is in

@@ -7,6 +7,7 @@ final class SQLiteReader {
     private let loadSession: SQLiteStatement
     private let loadIdempotency: SQLiteStatement
     private let selectOne: SQLiteStatement
+    private let loadJournal: SQLiteStatement
 
     init(connection: SQLiteConnection) throws {
         self.connection = connection
@@ -18,6 +19,21 @@ final class SQLiteReader {
             WHERE session_id = ?1 AND key = ?2
             """)
         selectOne = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
+        loadJournal = try connection.prepare(
+            "SELECT revision, record, state FROM journal WHERE session_id = ?1 AND revision >= ?2 ORDER BY revision")
+    }
+
+    /// The session's journal entries from revision `since`, oldest first.
+    func journal(id: String, since: Int) throws -> [JournalEntry] {
+        defer { loadJournal.reset() }
+        try loadJournal.bind(1, id)
+        try loadJournal.bind(2, since)
+        var entries: [JournalEntry] = []
+        while try loadJournal.step() {
+            entries.append(JournalEntry(
+                revision: Int(loadJournal.columnInt64(0)), record: loadJournal.columnBlob(1), state: loadJournal.columnBlob(2)))
+        }
+        return entries
     }
 
     func session(id: String) throws -> StoredSession? {

@@ -4,9 +4,11 @@
 ///   id as primary key and an index on `last_used`, so expiry is an index range, never a scan.
 /// - `counters` holds the number of sessions, kept exact by triggers in the same transaction as
 ///   every insert and delete, so opening reads one row instead of counting a million.
-/// - Deleting a session deletes its idempotency records (trigger), whichever statement deleted it.
+/// - Deleting a session deletes its idempotency records and journal (trigger), whichever
+///   statement deleted it.
+/// - `journal` (version 2) holds each session's journal entries (record and state) by revision.
 enum SQLiteSchema {
-    static let currentVersion: Int64 = 1
+    static let currentVersion: Int64 = 2
 
     /// Brings the database to `currentVersion`; safe if several processes open it at once.
     static func migrate(_ connection: SQLiteConnection) throws {
@@ -16,6 +18,9 @@ enum SQLiteSchema {
             switch version {
             case 0:
                 try connection.execute(version1)
+                try connection.execute(version2)
+            case 1:
+                try connection.execute(version2)
             case currentVersion:
                 break
             default:
@@ -61,5 +66,22 @@ enum SQLiteSchema {
             DELETE FROM idempotency WHERE session_id = old.id;
         END;
         PRAGMA user_version = 1;
+        """
+
+    private static let version2 = """
+        CREATE TABLE journal (
+            session_id TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            record BLOB NOT NULL,
+            state BLOB NOT NULL
+        );
+        CREATE UNIQUE INDEX journal_by_revision ON journal (session_id, revision);
+        DROP TRIGGER sessions_after_delete;
+        CREATE TRIGGER sessions_after_delete AFTER DELETE ON sessions BEGIN
+            UPDATE counters SET value = value - 1 WHERE name = 'sessions';
+            DELETE FROM idempotency WHERE session_id = old.id;
+            DELETE FROM journal WHERE session_id = old.id;
+        END;
+        PRAGMA user_version = 2;
         """
 }

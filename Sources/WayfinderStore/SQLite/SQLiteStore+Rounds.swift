@@ -5,19 +5,19 @@
 extension SQLiteStore {
     /// The blocking `create`; on a loop, the group stays open and the answer comes at the end of its round.
     public func create(
-        _ session: StoredSession, maxSessions: Int, now: Int64, on loop: (any StoreLoop)?,
+        _ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?, on loop: (any StoreLoop)?,
         _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        deferred(on: loop, done) { defers in try create(session, maxSessions: maxSessions, now: now, defers: defers) }
+        deferred(on: loop, done) { defers in try create(session, maxSessions: maxSessions, now: now, journal: journal, defers: defers) }
     }
 
     /// The blocking `save`; on a loop, the group stays open and the answer comes at the end of its round.
     public func save(
-        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, on loop: (any StoreLoop)?,
-        _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?,
+        on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         deferred(on: loop, done) { defers in
-            try save(session, expectedRevision: expectedRevision, idempotency: idempotency, defers: defers)
+            try save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal, defers: defers)
         }
     }
 

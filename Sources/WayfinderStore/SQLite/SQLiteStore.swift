@@ -123,7 +123,7 @@ public final class SQLiteStore: SessionStore {
         }
         try connection.execute(durability == .processCrash ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
         try SQLiteSchema.migrate(connection)
-        let writer = try SQLiteWriter(connection: connection)
+        let writer = try SQLiteWriter(connection: connection, shared: shared)
         let checkpointer = SQLiteCheckpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
         checkpointer.attach(to: connection)
         self.checkpointer = checkpointer
@@ -226,11 +226,13 @@ public final class SQLiteStore: SessionStore {
         }
         for statement in statements {
             switch statement {
-            case .insert(let session):
+            case .insert(let session, let journal):
                 guard try writer.insert(session) else { throw StoreError.duplicateID }
-            case .save(let session, let expectedRevision):
+                try append(journal, session.id, writer)
+            case .save(let session, let expectedRevision, let journal):
                 switch try writer.save(session, expectedRevision: expectedRevision, idempotency: nil) {
                 case .saved:
+                    try append(journal, session.id, writer)
                     if session.revision != expectedRevision {
                         writer.groupChanges.append((session.id, .saved(revision: session.revision)))
                     }
@@ -291,6 +293,7 @@ public final class SQLiteStore: SessionStore {
             queued.store(0, ordering: .sequentiallyConsistent)
         }
         rows.forgetAll()
+        writer.journal.forgetWindows()
         if let count = try? writer.storedCount() { storedCount.store(count, ordering: .relaxed) }
         groupFailures.add(1, ordering: .sequentiallyConsistent)
         groupIsOpen.store(false, ordering: .sequentiallyConsistent)
@@ -310,16 +313,23 @@ public final class SQLiteStore: SessionStore {
     /// Rows in the row cache (for tests).
     var cachedRows: Int { rows.count }
 
-    public func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
-        try create(session, maxSessions: maxSessions, now: now, defers: false)
+    /// Appends a journal entry in the group (the writer lock is held), with the bounds applied.
+    private func append(_ journal: JournalEntry?, _ id: String, _ writer: SQLiteWriter) throws {
+        guard let journal else { return }
+        try writer.journal.append(
+            journal, sessionID: id, maxEntries: configuration.journalEntriesPerSession, maxBytes: configuration.journalBytesPerSession)
+    }
+
+    public func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
+        try create(session, maxSessions: maxSessions, now: now, journal: journal, defers: false)
     }
 
     /// `create`, leaving the group open when `defers`.
-    func create(_ session: StoredSession, maxSessions: Int, now: Int64, defers: Bool) throws {
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?, defers: Bool) throws {
         // Deferred: a new id cannot conflict with a compare-and-set, so the insert waits in the
         // queue (its row pinned in the cache) and the slot under the cap is taken here.
         if rows.isEnabled, storedCount.increment(ifBelow: maxSessions) {
-            if rows.createPending(session, enqueue: { enqueue(.insert(session)) }) {
+            if rows.createPending(session, enqueue: { enqueue(.insert(session, journal: journal)) }) {
                 if !defers { try flush() }
                 return
             }
@@ -333,6 +343,7 @@ public final class SQLiteStore: SessionStore {
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
             guard try writer.insert(session) else { return .duplicate }
+            try append(journal, session.id, writer)
             rows.writing(session.id, group: writer.groupGeneration) { row in row = session }
             storedCount.add(1, ordering: .relaxed)
             return .created
@@ -370,19 +381,21 @@ public final class SQLiteStore: SessionStore {
         return (configuration.isExpired(lastUsed: session.lastUsed, now: now) ? nil : session, uncommitted)
     }
 
-    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        try save(session, expectedRevision: expectedRevision, idempotency: idempotency, defers: false)
+    public func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
+        try save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal, defers: false)
     }
 
     /// `save`, leaving the group open when `defers`.
-    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, defers: Bool) throws {
+    func save(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?, defers: Bool
+    ) throws {
         // The cached row is the newest revision (every write goes through this store and updates
         // it): check the compare-and-set against it and queue the statement. A save with an
         // idempotency record is not deferred: its key is checked against the file, under the
         // writer lock, in the same step as the update.
         if idempotency == nil {
             let check = rows.compareAndSet(session, expected: expectedRevision) {
-                enqueue(.save(session, expectedRevision: expectedRevision))
+                enqueue(.save(session, expectedRevision: expectedRevision, journal: journal))
             }
             switch check {
             case .saved:
@@ -403,6 +416,7 @@ public final class SQLiteStore: SessionStore {
                 let outcome = try writer.save(
                     session, expectedRevision: expectedRevision, idempotency: idempotency,
                     keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession)
+                if outcome == .saved { try append(journal, session.id, writer) }
                 if outcome == .saved, let current = row {
                     var next = session
                     next.lastUsed = max(current.lastUsed, session.lastUsed)
@@ -422,6 +436,10 @@ public final class SQLiteStore: SessionStore {
         case .keyTaken: throw StoreError.idempotencyKeyTaken
         case .saved: return
         }
+    }
+
+    public func journal(id: String, since: Int) throws -> [JournalEntry] {
+        try withReader { try $0.journal(id: id, since: since) }
     }
 
     public func touch(id: String, now: Int64) throws {
@@ -458,6 +476,7 @@ public final class SQLiteStore: SessionStore {
                 if row != nil { try runQueued(writer) }
                 let outcome = try writer.delete(id: id, expectedRevision: expectedRevision)
                 if case .conflict = outcome { return outcome }
+                writer.journal.forget(id)
                 row = nil
                 if outcome == .deleted {
                     storedCount.subtract(1, ordering: .relaxed)
@@ -510,8 +529,8 @@ public final class SQLiteStore: SessionStore {
 
     /// A write whose check passed in memory, waiting to run in the group.
     private enum DeferredStatement: Sendable {
-        case insert(StoredSession)
-        case save(StoredSession, expectedRevision: Int)
+        case insert(StoredSession, journal: JournalEntry?)
+        case save(StoredSession, expectedRevision: Int, journal: JournalEntry?)
     }
 
     private struct StatementQueue: Sendable {
@@ -566,6 +585,7 @@ public final class SQLiteStore: SessionStore {
             sessionCutoff: now &- configuration.ttlMillis,
             recordCutoff: now &- configuration.idempotencyTTLMillis)
         if !expired.isEmpty {
+            writer.journal.forgetWindows()
             storedCount.subtract(expired.count, ordering: .relaxed)
             for id in expired {
                 rows.writing(id, group: writer.groupGeneration) { row in row = nil }

@@ -48,6 +48,8 @@ final class SQLiteWriter: @unchecked Sendable {
     private let selectCount: SQLiteStatement
     /// Reads through the writing connection: they see the open group's uncommitted writes.
     let ownReads: SQLiteReader
+    /// Appends journal entries in the group.
+    let journal: SQLiteJournalWriter
 
     /// Whether the group transaction is open.
     var groupIsOpen = false
@@ -58,9 +60,11 @@ final class SQLiteWriter: @unchecked Sendable {
     /// Counts the groups opened: the number of the open (or last) group.
     var groupGeneration: UInt64 = 0
 
-    init(connection: SQLiteConnection) throws {
+    /// - Parameter shared: other processes write the file too: the journal remembers no window.
+    init(connection: SQLiteConnection, shared: Bool = false) throws {
         self.connection = connection
         ownReads = try SQLiteReader(connection: connection)
+        journal = try SQLiteJournalWriter(connection: connection, windowCapacity: shared ? 0 : 16_384)
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(

@@ -34,8 +34,8 @@ final class InterleavingStore: SessionStore {
 
     var changes: ChangeFeed { base.changes }
 
-    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
-        try base.create(session, maxSessions: maxSessions, now: now)
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
+        try base.create(session, maxSessions: maxSessions, now: now, journal: journal)
     }
 
     func load(id: String, now: Int64) throws -> StoredSession? {
@@ -50,9 +50,10 @@ final class InterleavingStore: SessionStore {
         return session
     }
 
-    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
+        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal)
     }
+    func journal(id: String, since: Int) throws -> [JournalEntry] { try base.journal(id: id, since: since) }
 
     func touch(id: String, now: Int64) throws { try base.touch(id: id, now: now) }
 

@@ -7,6 +7,7 @@ import WayfinderCore
 ///     app ── signin (form)
 ///         └─ notes (list, detail(note:), stats, archive) ── tips (tip(page:))
 public enum NotesV1 {
+    /// Version 1's types: the shared context, ``Model1`` and ``Link1``.
     public enum App: AppSchema {
         public typealias Context = NotesContext
         public typealias Model = Model1
@@ -15,15 +16,24 @@ public enum NotesV1 {
 
     /// Version 1's model: the notes' texts.
     public struct Model1: AppModel {
+        /// The notes, newest last.
         public var notes: [String] = []
+        /// No notes.
         public init() {}
     }
 
+    /// Version 1's deep links: `notes://note/{id}`.
     public enum Link1: DeepLinkDestination {
+        /// One note, by its index.
         case note(id: String)
-        public enum CodingKeys: String, CodingKey, CaseIterable { case note = "note/{id}" }
+        /// The link patterns.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            /// `note/{id}`.
+            case note = "note/{id}"
+        }
     }
 
+    /// Version 1 of the app.
     public static func makeApplication() throws -> Application {
         try Application(scheme: "notes", version: "1", root: AppFlow(), flows: [SigninFlow(), NotesFlow(), TipsFlow()])
     }
@@ -163,7 +173,10 @@ public enum NotesV1 {
 
 /// Who the user is, in both versions of the notes app.
 public struct NotesContext: SessionContext {
+    /// Whether the user signed in.
     public var signedIn = false
+    /// The signed-in user's address.
     public var user: String?
+    /// Signed out.
     public init() {}
 }

@@ -10,27 +10,40 @@ import WayfinderCore
 ///     app ── auth (form)
 ///         └─ notes (notes, detail(id:)) ── help (help)
 public enum NotesV2 {
+    /// Version 2's types: the shared context, ``Model2`` and ``Link2``.
     public enum App: AppSchema {
         public typealias Context = NotesContext
         public typealias Model = Model2
         public typealias Link = Link2
     }
 
+    /// A note of version 2's model.
     public struct Note: Codable, Sendable, Hashable {
+        /// The note's id, unique in the model.
         public var id: String
+        /// What the user wrote.
         public var text: String
     }
 
     /// Version 2's model: notes with ids.
     public struct Model2: AppModel {
+        /// The notes, oldest first.
         public var items: [Note] = []
+        /// The id the next note gets.
         public var nextID = 1
+        /// No notes.
         public init() {}
     }
 
+    /// Version 2's deep links: `notes://notes/{id}`.
     public enum Link2: DeepLinkDestination {
+        /// One note, by its id.
         case note(id: String)
-        public enum CodingKeys: String, CodingKey, CaseIterable { case note = "notes/{id}" }
+        /// The link patterns.
+        public enum CodingKeys: String, CodingKey, CaseIterable {
+            /// `notes/{id}`.
+            case note = "notes/{id}"
+        }
     }
 
     enum Priority: String, Codable, CaseIterable, Sendable, Hashable { case low, normal, high }
@@ -73,6 +86,7 @@ public enum NotesV2 {
         [Migration(to: "2", changes.filter { !omitted.contains($0.key) }.map(\.value) + extra)]
     }
 
+    /// Version 2 of the app, with its migration from version 1.
     public static func makeApplication() throws -> Application {
         try makeApplication(migrations: migrations())
     }

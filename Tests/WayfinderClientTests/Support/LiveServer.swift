@@ -17,9 +17,10 @@ final class LiveServer: Sendable {
 
     /// - Parameters:
     ///   - store: the store to serve (pass one to let a second server take over the sessions).
+    ///   - serviceDelay: how long the sample app's account service takes.
     init(
         store: FaultyStore = FaultyStore(), api configureAPI: (inout APIConfiguration) -> Void = { _ in },
-        http configureHTTP: (inout HTTPServerConfiguration) -> Void = { _ in }
+        http configureHTTP: (inout HTTPServerConfiguration) -> Void = { _ in }, serviceDelay: Duration = .zero
     ) throws {
         self.store = store
         var configuration = APIConfiguration()
@@ -27,7 +28,7 @@ final class LiveServer: Sendable {
         configureAPI(&configuration)
         api = WayfinderAPI(
             engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error),
-            services: try DemoServices(users: UserStore(path: nil)).effects)
+            services: try DemoServices(users: UserStore(path: nil), delay: serviceDelay).effects)
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configureHTTP(&http)
         server = HTTPServer(configuration: http, handler: api)
@@ -74,8 +75,8 @@ final class FaultyStore: SessionStore {
     }
 
     var changes: ChangeFeed { base.changes }
-    func create(_ session: StoredSession, maxSessions: Int, now: Int64) throws {
-        try base.create(session, maxSessions: maxSessions, now: now)
+    func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
+        try base.create(session, maxSessions: maxSessions, now: now, journal: journal)
     }
     func load(id: String, now: Int64) throws -> StoredSession? {
         try check()
@@ -85,9 +86,10 @@ final class FaultyStore: SessionStore {
         try check()
         return base.load(id: id, key: key, now: now)
     }
-    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?) throws {
-        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency)
+    func save(_ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?) throws {
+        try base.save(session, expectedRevision: expectedRevision, idempotency: idempotency, journal: journal)
     }
+    func journal(id: String, since: Int) throws -> [JournalEntry] { base.journal(id: id, since: since) }
     func touch(id: String, now: Int64) throws { try base.touch(id: id, now: now) }
     func delete(id: String, expectedRevision: Int?) throws -> Bool { try base.delete(id: id, expectedRevision: expectedRevision) }
     func idempotencyRecord(sessionID: String, key: String, now: Int64) throws -> IdempotencyRecord? {

@@ -2,8 +2,11 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A throwaway `redis-server` on a free loopback port, with `appendonly yes` in its own temporary
-/// directory, for the Redis store tests.
+/// A throwaway `redis-server` on a free loopback port, with `appendonly yes` and `appendfsync
+/// always` in its own temporary directory, for the Redis store tests. (With the default
+/// `everysec`, Redis may postpone writing its append-only file for up to two seconds while an
+/// fsync is slow, and still answer: a SIGKILL then loses an acknowledged write. The tests that
+/// kill it assert that nothing acknowledged is lost, which `always` promises.)
 ///
 /// The server runs under a small `sh` watchdog that holds our end of a pipe: when this process
 /// ends (even by a crash or `kill -9`), the pipe closes and the watchdog stops the server, so no
@@ -52,13 +55,12 @@ final class RedisServer: Sendable {
 
     /// - Parameter removeDirectoryOnExit: the watchdog deletes the data directory once the server
     ///   has stopped (for the shared server, which is never released; others remove theirs on release).
-    /// - Parameter appendfsync: `always` for a test that kills the server with SIGKILL and expects
-    ///   every acknowledged write back (with `everysec`, Redis may postpone the file's write
-    ///   while an fsync is slow and lose up to two seconds of acknowledged writes to a crash).
+    /// - Parameter appendfsync: `always` (the default: see above), or `everysec` for a test that
+    ///   wants Redis' own default.
     /// - Parameter clusterPort: a node of a Redis Cluster (`cluster-enabled yes`) on this port
     ///   (its bus on port + 10000), for `RedisCluster`.
     init(
-        databases: Int = 16, removeDirectoryOnExit: Bool = false, appendfsync: String = "everysec", clusterPort: Int? = nil
+        databases: Int = 16, removeDirectoryOnExit: Bool = false, appendfsync: String = "always", clusterPort: Int? = nil
     ) throws {
         self.databases = databases
         self.appendfsync = appendfsync

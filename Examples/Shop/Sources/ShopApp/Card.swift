@@ -1,8 +1,9 @@
 /// A payment card as the payment screen submits it, checked for form: a number that passes
 /// the Luhn check, an `MM/YY` expiry and a 3- or 4-digit security code. Whether the card pays
-/// is the payment service's decision (``PaymentDecision``), not this type's.
+/// is the payment service's decision (``PaymentService``), not this type's.
 ///
-/// - Important: a card is never kept in the session: orders keep only ``label``.
+/// - Important: a card is never kept in the session: its number and security code go to the
+///   payment service as ``Secret``s, and orders keep only ``label``.
 struct Card: Codable, Sendable, Hashable {
     /// Digits only.
     var number: String
@@ -11,14 +12,20 @@ struct Card: Codable, Sendable, Hashable {
     var securityCode: String
 
     /// `Visa •••• 4242`: what receipts and screens show.
-    var label: String { "\(brand) •••• \(number.suffix(4))" }
+    var label: String { Self.label(number) }
 
-    var brand: String {
+    /// The label of the card with the digits `number`.
+    static func label(_ number: String) -> String { "\(brand(number)) •••• \(number.suffix(4))" }
+
+    static func brand(_ number: String) -> String {
         if number.hasPrefix("4") { return "Visa" }
         if number.hasPrefix("34") || number.hasPrefix("37") { return "American Express" }
         if number.hasPrefix("5") || number.hasPrefix("2") { return "Mastercard" }
         return "Card"
     }
+
+    /// The expiry as the payment service takes it: `MM/YYYY`.
+    var expiry: String { (expiryMonth < 10 ? "0" : "") + "\(expiryMonth)/\(expiryYear)" }
 
     /// The card in what the customer typed (spaces and dashes in the number are fine), or the
     /// problem to show.

@@ -1,6 +1,7 @@
 import WayfinderCore
 
-/// The checkout's screens.
+/// The checkout's screens. While the payment service works on a payment or a code, the screen
+/// that asked says so in place of its notice (the engine marks it busy and blocks its routes).
 extension CheckoutFlow {
     func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent {
         switch screen {
@@ -45,14 +46,14 @@ extension CheckoutFlow {
                     .heading("Pay \(Money.text(total))"),
                     .text("Items \(Money.text(subtotal)), \(delivery.title.lowercased()) \(Money.text(delivery.price))."),
                     .text("Receipt to \(flow.data.email ?? "")."),
-                ] + flow.noticeComponents + [
+                ] + noticeOrBusy("Authorising \(Money.text(total)) with your bank…", flow) + [
                     .field(name: "cardNumber", label: "Card number", value: "", kind: .text),
                     .field(name: "expiry", label: "Expiry (MM/YY)", value: "", kind: .text),
                     .field(name: "securityCode", label: "Security code", value: "", kind: .password),
                     flow.button("Pay \(Money.text(total))", submitting: .pay),
                     .text(
-                        "Test cards: \(PaymentDecision.TestCard.pays) pays, \(PaymentDecision.TestCard.threeDSecure) asks your bank "
-                            + "(code \(PaymentDecision.challengeCode)), \(PaymentDecision.TestCard.declined) is declined."),
+                        "Test cards: \(PaymentService.TestCard.pays) pays, \(PaymentService.TestCard.threeDSecure) asks your bank "
+                            + "(code \(PaymentService.challengeCode)), \(PaymentService.TestCard.declined) is declined."),
                 ])
         case .secureCode:
             guard let challenge = flow.data.challenge else {
@@ -67,12 +68,17 @@ extension CheckoutFlow {
                 components: [
                     .heading("Confirm with your bank"),
                     .text("Confirm \(Money.text(challenge.amount)) to Wayfinder Coffee from \(challenge.card)."),
-                    .text("Enter the code your bank sent you (the test bank's is \(PaymentDecision.challengeCode))."),
-                ] + flow.noticeComponents + [
+                    .text("Enter the code your bank sent you (the test bank's is \(PaymentService.challengeCode))."),
+                ] + noticeOrBusy("Checking the code with your bank…", flow) + [
                     .field(name: "code", label: "Code", value: "", kind: .text),
                     flow.button("Confirm", submitting: .confirmCode),
                     flow.button("Cancel payment", .secondary, route: .cancelPayment),
                 ])
         }
+    }
+
+    /// `busy` as an info notice while the screen waits for the payment service; its notice otherwise.
+    private func noticeOrBusy(_ busy: String, _ flow: FlowContext<Self>) -> [Component] {
+        flow.screen?.waitingFor.isEmpty == false ? [.notice(Notice(.info, busy))] : flow.noticeComponents
     }
 }

@@ -4,6 +4,10 @@ import WayfinderCore
 /// the session's A/B variant), the delivery address (the shared address flow, as a child), a
 /// delivery option, then payment, with the bank's 3-D Secure challenge as a modal sheet when
 /// the card asks for it. It finishes with the placed order's number.
+///
+/// Paying and confirming the code are effects: the shop's payment service (``PaymentService``)
+/// answers them, and the screen that asked shows as busy until it has. Card numbers, security
+/// codes and 3-D Secure codes are ``Secret``s: never stored, never shown again.
 struct CheckoutFlow: ShopFlow {
     enum Screen: FlowScreen {
         case signIn, guest, delivery, payment, secureCode
@@ -17,13 +21,27 @@ struct CheckoutFlow: ShopFlow {
         case signInInstead
         case chooseDelivery(option: DeliveryOption)
         case changeAddress
-        case pay(cardNumber: String, expiry: String, securityCode: String)
-        case confirmCode(code: String)
+        case pay(cardNumber: Secret, expiry: String, securityCode: Secret)
+        case confirmCode(code: Secret)
         case cancelPayment
         enum CodingKeys: CodingKey, CaseIterable {
             case signIn, continueAsGuest, continueWithEmail, signInInstead, chooseDelivery, changeAddress, pay, confirmCode, cancelPayment
         }
     }
+
+    /// What the checkout asks of the payment service.
+    enum Effect: FlowEffect {
+        /// Charge `amount` cents for order `order` to the card.
+        case authorise(order: String, amount: Int, card: Secret, expiry: String, securityCode: Secret)
+        /// Answer the bank's 3-D Secure `challenge` with the code the customer typed.
+        case confirm(challenge: ThreeDSecureChallenge, code: Secret)
+        enum CodingKeys: CodingKey, CaseIterable { case authorise, confirm }
+    }
+    typealias EffectReply = PaymentDecision
+
+    /// A payment's answer still counts when the customer has left the busy screen (went back):
+    /// a charged card places the order wherever they are.
+    var staleEffects: StaleEffectRule { .deliver }
 
     /// What the checkout collected so far.
     struct Data: FlowData {
@@ -87,28 +105,49 @@ struct CheckoutFlow: ShopFlow {
             flow.push(.payment)
         case .pay(let number, let expiry, let securityCode):
             guard let total = total(flow) else { return flow.reject("Your cart is empty.") }
-            switch Card.read(number: number, expiry: expiry, securityCode: securityCode) {
+            switch Card.read(number: number.value, expiry: expiry, securityCode: securityCode.value) {
             case .failure(let problem):
                 flow.reject(problem.rawValue)
             case .success(let card):
-                let request = PaymentRequest(reference: flow.model.nextOrderID, amount: total, card: card)
-                try settle(PaymentDecision.authorise(request), on: screen, &flow)
+                flow.perform(.authorise(
+                    order: flow.model.nextOrderID, amount: total, card: Secret(card.number), expiry: card.expiry,
+                    securityCode: Secret(card.securityCode)))
             }
         case .confirmCode(let code):
             guard let challenge = flow.data.challenge else { return flow.reject("Go back to the payment and pay again.") }
-            let code = code.trimmed
+            let code = code.value.trimmed
             guard code.count == 6, code.allSatisfy(\.isASCIIDigit) else { return flow.reject("Enter the 6-digit code from your bank.") }
-            try settle(PaymentDecision.confirm(challenge, code: code), on: screen, &flow)
+            flow.perform(.confirm(challenge: challenge, code: Secret(code)))
         case .cancelPayment:
             flow.data.challenge = nil
             try flow.dismiss()
         }
     }
 
+    /// The payment service answered, or could not: the answer moves the checkout (``settle``);
+    /// a failure is a notice on the screen that asked, which stays for another try.
+    func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws {
+        switch result {
+        case .success(let decision):
+            try settle(decision, after: effect, &flow)
+        case .failure(.timedOut):
+            flow.reject("The payment service did not answer in time. Try again in a moment.")
+        case .failure(.unavailable):
+            flow.reject("The payment service is not available right now. Try again in a moment.")
+        case .failure(.interrupted):
+            if case .confirm = effect {
+                flow.reject("The shop restarted before your bank confirmed the payment: enter the code again.")
+            } else {
+                flow.reject("The shop restarted before your payment went through: enter your card details again.")
+            }
+        }
+    }
+
     /// The one place a payment decision moves the checkout: paid places the order and finishes;
-    /// a challenge opens the 3-D Secure sheet (or, asked from the sheet, says the code was wrong);
-    /// declined says why on the screen that asked.
-    func settle(_ decision: PaymentDecision, on screen: Screen, _ flow: inout FlowContext<Self>) throws {
+    /// a challenge opens the 3-D Secure sheet (or, answering a code, says it was wrong);
+    /// declined says why on the screen that asked. A challenge for a payment the customer left
+    /// (the screen that asked is gone) is not shown: nothing was charged.
+    func settle(_ decision: PaymentDecision, after effect: Effect, _ flow: inout FlowContext<Self>) throws {
         switch decision {
         case .approved(let receipt):
             guard let email = flow.data.email, let address = flow.data.address, let delivery = flow.data.delivery else {
@@ -119,8 +158,9 @@ struct CheckoutFlow: ShopFlow {
             try flow.dismiss()
             try flow.finish(Result(order: order.id))
         case .challenge(let challenge):
+            guard flow.screen != nil else { return }
             flow.data.challenge = challenge
-            if screen == .secureCode {
+            if case .confirm = effect {
                 flow.reject("That code is not right. \(challenge.attemptsLeft == 1 ? "One try" : "\(challenge.attemptsLeft) tries") left.")
             } else {
                 flow.present(.secureCode, style: .sheet)

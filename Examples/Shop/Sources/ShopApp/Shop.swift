@@ -1,3 +1,4 @@
+import Foundation
 import WayfinderCore
 
 /// A coffee shop's checkout, written on Wayfinder's public API only: three tabs (shop, cart,
@@ -10,6 +11,28 @@ public enum Shop {
         try Application(
             scheme: "shop", root: AppFlow(),
             flows: [CatalogFlow(), CartFlow(), AccountFlow(), CheckoutFlow(), AddressFlow()])
+    }
+
+    /// The services behind the checkout's effects: the shop's payment service, in test mode
+    /// (``PaymentService``). It keeps nothing on disk, so `dataDirectory` is unused.
+    /// `WAYFINDER_SHOP_PAYMENT_DELAY` (seconds, up to 3600) makes every payment call that slow,
+    /// to show the busy screen; any other value stops the start with a message saying so.
+    public static func makeServices(dataDirectory: String?) throws -> EffectServices {
+        try paymentService(delay: ProcessInfo.processInfo.environment["WAYFINDER_SHOP_PAYMENT_DELAY"]).effects
+    }
+
+    /// The payment service with the delay `WAYFINDER_SHOP_PAYMENT_DELAY` gives, if any.
+    static func paymentService(delay text: String?) throws -> PaymentService {
+        guard let text else { return PaymentService() }
+        guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+            throw SettingError(description: "WAYFINDER_SHOP_PAYMENT_DELAY must be a number of seconds from 0 to 3600, not '\(text)'")
+        }
+        return PaymentService(delay: .milliseconds(Int(seconds * 1000)))
+    }
+
+    /// A setting of the shop's own that cannot be used.
+    struct SettingError: Error, CustomStringConvertible, Equatable {
+        var description: String
     }
 }
 

@@ -32,6 +32,26 @@ import WayfinderTesting
         }
     }
 
+    @Test func aRouteAsAClientSendsItIsCheckedAndHandledLikeItsTypedCase() throws {
+        var session = try shopSession()
+        try session.send(.trigger(RouteRequest("showProduct", params: ["id": "beans"]))) {
+            $0.stack = ["products", #"product(id: "beans")"#]
+            $0.navigation = #"tabs(*shop: [products, product(id: "beans")], cart: [cart], account: [account])"#
+            $0.transitions = [#"push product(id: "beans")"#]
+        }
+        #expect(throws: NavigationError.routeUnavailable(route: "showProduct", available: ["addToCart", "viewCart"])) {
+            try session.send(.trigger(RouteRequest("showProduct", params: ["id": "cups"])))
+        }
+        try session.back {
+            $0.stack = ["products"]
+            $0.navigation = "tabs(*shop: [products], cart: [cart], account: [account])"
+            $0.transitions = [#"pop product(id: "beans")"#]
+        }
+        #expect(throws: NavigationError.invalidParam("id", "must be a string, not an integer")) {
+            try session.send(.trigger(RouteRequest("showProduct", params: ["id": 7])))
+        }
+    }
+
     @Test func signingOutInTheAccountTabMakesTheCustomerAGuest() throws {
         var session = try shopSession(["signedIn": true, "email": "ada@example.com"], deepLink: "shop://orders/1001")
         try session.back {

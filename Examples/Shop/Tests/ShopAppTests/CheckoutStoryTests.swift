@@ -40,7 +40,10 @@ import WayfinderTesting
             $0.transitions = ["push payment"]
         }
         #expect(session.topTexts.prefix(3) == ["Pay €34.45", "Items €24.50, express delivery €9.95.", "Receipt to ada@example.com."])
-        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242 4242 4242 4242", expiry: "12/30", securityCode: "123"), orderPlaced(
+        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242 4242 4242 4242", expiry: "12/30", securityCode: "123")) {
+            $0.effects = [#"checkout: authorise(amount: 3445, expiry: "12/2030", order: "1002")"#]
+        }
+        try session.complete(with: PaymentDecision.approved(PaymentReceipt(reference: "pay-1002", card: "Visa •••• 4242")), orderPlaced(
             email: "ada@example.com", delivery: .express, card: "Visa •••• 4242", total: 3445, popping: "signIn, delivery, payment"))
         #expect(session.topTexts == ["Order 1002 is placed.", "Express delivery to Grace Hopper, 1 Navy Way, 22201 Arlington, USA.", "We sent the receipt to ada@example.com."])
         try session.send(CartFlow.Route.viewOrder) {
@@ -54,7 +57,10 @@ import WayfinderTesting
     @Test func aGuestChecksOutWithAnEmailAddressAndStaysAGuest() throws {
         var session = try shopSession()
         try session.guestToPayment()
-        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242424242424242", expiry: "01/2031", securityCode: "9876"), orderPlaced(
+        try session.send(CheckoutFlow.Route.pay(cardNumber: "4242424242424242", expiry: "01/2031", securityCode: "9876")) {
+            $0.effects = [#"checkout: authorise(amount: 2945, expiry: "01/2031", order: "1002")"#]
+        }
+        try session.complete(with: PaymentDecision.approved(PaymentReceipt(reference: "pay-1002", card: "Visa •••• 4242")), orderPlaced(
             email: "grace@example.com", delivery: .standard, card: "Visa •••• 4242", total: 2945, popping: "signIn, guest, delivery, payment"))
         #expect(session.snapshot.context == guestContext, "a guest checkout signs nobody in")
         try session.send(CartFlow.Route.continueShopping) {
@@ -66,17 +72,20 @@ import WayfinderTesting
     }
 
     @Test func aSignedInCustomerGoesStraightToTheAddressAndBackingOutEndsTheCheckout() throws {
-        var session = try shopSession(["signedIn": true, "email": "ada@example.com"])
+        var session = try TestSession(try Shop.makeApplication(), context: ["signedIn": true, "email": "ada@example.com"])
+        #expect(session.snapshot.stack == ["products"])
+        #expect(session.snapshot.navigation == "tabs(*shop: [products], cart: [cart], account: [account])")
+        #expect(session.snapshot.coordinators == "app(catalog, cart, account)")
         try session.fillCart()
         try session.send(CartFlow.Route.checkout) {
             $0.stack = ["cart", "address"]
-            $0.navigation = cartTab("address")
+            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart, address], account: [account])"#
             $0.coordinators = "app(catalog, cart(checkout(address)), account)"
             $0.transitions = ["push address"]
         }
         try session.back {
             $0.stack = ["cart"]
-            $0.navigation = cartTab()
+            $0.navigation = #"tabs(shop: [products, product(id: "beans")], *cart: [cart], account: [account])"#
             $0.coordinators = "app(catalog, cart, account)"
             $0.transitions = ["pop address"]
         }

@@ -34,9 +34,10 @@ func cartTab(_ screens: String...) -> String {
     #"tabs(shop: [products, product(id: "beans")], *cart: "# + "[" + (["cart"] + screens).joined(separator: ", ") + "], account: [account])"
 }
 
-/// What paying for ``TestSession/fillCart()``'s bag of beans does, whichever way it was paid:
-/// order 1002 placed (the cart emptied), the checkout's `screens` popped (its 3-D Secure sheet
-/// dismissed first, if it was up) and the confirmation pushed onto the cart.
+/// What the payment service's approval of ``TestSession/fillCart()``'s bag of beans does,
+/// whichever way it was paid: the effect done, order 1002 placed (the cart emptied), the
+/// checkout's `screens` popped (its 3-D Secure sheet dismissed first, if it was up) and the
+/// confirmation pushed onto the cart.
 func orderPlaced(
     email: String, delivery: DeliveryOption, card: String, total: Int, popping screens: String, sheet: Bool = false
 ) -> (inout NavigationSnapshot) throws -> Void {
@@ -45,6 +46,7 @@ func orderPlaced(
         snapshot.navigation = cartTab(#"confirmation(order: "1002")"#)
         snapshot.coordinators = "app(catalog, cart, account)"
         snapshot.notice = nil
+        snapshot.effects = []
         snapshot.transitions = (sheet ? ["dismiss secureCode"] : []) + ["pop " + screens, #"push confirmation(order: "1002")"#]
         try snapshot.shop {
             $0.orders.append(
@@ -55,6 +57,17 @@ func orderPlaced(
             $0.nextOrder = 1003
         }
     }
+}
+
+/// The bank's challenge for the €29.45 of ``TestSession/guestToPayment()`` paid with the
+/// 3-D Secure test card, as the payment service first answers it.
+let threeDSecureChallenge = ThreeDSecureChallenge(reference: "pay-1002", amount: 2945, card: "Visa •••• 3184", attemptsLeft: 3)
+
+/// `challenge` as a pending effect's value shows it.
+func challengeJSON(_ challenge: ThreeDSecureChallenge) throws -> String {
+    var writer = JSONWriter()
+    writer.value(try JSONValueEncoder().encode(challenge))
+    return String(decoding: writer.bytes, as: UTF8.self)
 }
 
 /// Grace's address as she types it.
@@ -124,13 +137,34 @@ extension TestSession {
         }
     }
 
-    /// On the payment screen of ``guestToPayment()``: the card that asks the bank opens the
-    /// 3-D Secure sheet.
+    /// On the payment screen of ``guestToPayment()``: pays with `card`, which asks the payment
+    /// service to authorise €29.45 (the card's number and security code are secrets: the effect
+    /// shows neither).
+    mutating func pay(with card: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send(CheckoutFlow.Route.pay(cardNumber: Secret(card), expiry: "12/30", securityCode: "123"), sourceLocation: sourceLocation) {
+            $0.effects = [#"checkout: authorise(amount: 2945, expiry: "12/2030", order: "1002")"#]
+        }
+    }
+
+    /// On the payment screen of ``guestToPayment()``: the card that asks the bank, and the
+    /// service's challenge, which opens the 3-D Secure sheet.
     mutating func payWithThreeDSecure() throws {
-        try send(CheckoutFlow.Route.pay(cardNumber: PaymentDecision.TestCard.threeDSecure, expiry: "12/30", securityCode: "123")) {
+        try pay(with: PaymentService.TestCard.threeDSecure)
+        try complete(with: PaymentDecision.challenge(threeDSecureChallenge)) {
+            $0.effects = []
             $0.stack.append("secureCode")
             $0.navigation = cartTab("signIn", "guest", "delivery", "payment") + " + sheet: [secureCode]"
             $0.transitions = ["present secureCode"]
+        }
+    }
+
+    /// On the 3-D Secure sheet: sends `code`, which asks the payment service to confirm
+    /// `challenge` (the code is a secret: the effect shows only the challenge).
+    mutating func confirm(
+        _ code: String, for challenge: ThreeDSecureChallenge = threeDSecureChallenge, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try send(CheckoutFlow.Route.confirmCode(code: Secret(code)), sourceLocation: sourceLocation) {
+            $0.effects = ["checkout: confirm(challenge: \(try challengeJSON(challenge)))"]
         }
     }
 

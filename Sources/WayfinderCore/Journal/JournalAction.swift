@@ -1,0 +1,131 @@
+/// One step of a session's story as its journal records it: how the session started, an action a
+/// client sent, an effect's result, a rewind, a migration to a new version of the app. Every accepted change of a session is one or more
+/// of these (an action and the effect results folded into its revision).
+///
+/// Written and read by the same code (``write(to:redacting:)`` and ``init(json:)``), so a bundle
+/// saved by a server is read back by `wayfinder replay` and the testing library alike.
+public enum JournalAction: Sendable, Hashable {
+    /// The session was created with this (normalized) context and deep link.
+    case start(context: JSONObject, deepLink: String?)
+    /// A client's action (routes, back, tab, deep link) or an effect's result.
+    case action(Action)
+    /// The flow threw on an effect's result: the effect was dropped (``Engine/abandonEffect(_:in:)``).
+    case abandonEffect(String)
+    /// The navigation went back to how it was at `revision` (the model stayed as it was).
+    case rewind(revision: Int)
+    /// A state saved by version `from` of the app (nil: before apps had versions) was loaded by
+    /// version `to` and migrated (``Engine/upgrade(_:)``), or rebuilt for `rebuilt`
+    /// (a ``RebuildReason``'s raw value).
+    case migration(from: String?, to: String, rebuilt: String?)
+
+    /// What a secret value reads as once redacted: long enough for the usual length rules, so a
+    /// replay takes the same branch as the original request in flows that only check length.
+    public static let redacted = "[redacted]"
+
+    /// A short kind name: `start`, `route`, `back`, `tab`, `deepLink`, `effect`, `abandon`, `rewind`,
+    /// `migration`.
+    public var kind: String {
+        switch self {
+        case .start: "start"
+        case .action(.trigger): "route"
+        case .action(.back): "back"
+        case .action(.selectTab): "tab"
+        case .action(.openDeepLink): "deepLink"
+        case .action(.completeEffect): "effect"
+        case .abandonEffect: "abandon"
+        case .rewind: "rewind"
+        case .migration: "migration"
+        }
+    }
+
+    /// Writes the action as JSON; params of routes that `secrets` names are replaced by
+    /// ``redacted`` (their names stay, so a reader sees a password was given).
+    public func write(to w: inout JSONWriter, redacting secrets: SecretParams) {
+        w.beginObject()
+        w.key("kind"); w.string(kind)
+        switch self {
+        case .start(let context, let deepLink):
+            w.key("context"); w.value(.object(context))
+            if let deepLink { w.key("deepLink"); w.string(deepLink) }
+        case .action(.trigger(let route)):
+            w.key("route"); w.string(route.name)
+            w.key("params"); w.value(.object(secrets.redact(route)))
+        case .action(.back(let screen)):
+            if let screen { w.key("screen"); w.string(screen) }
+        case .action(.selectTab(let tab)):
+            w.key("tab"); w.string(tab)
+        case .action(.openDeepLink(let url)):
+            w.key("url"); w.string(url)
+        case .action(.completeEffect(let id, let completion)):
+            w.key("effect"); w.string(id)
+            switch completion {
+            case .success(let reply): w.key("reply"); w.value(reply)
+            case .failure(let failure):
+                w.key("failure")
+                switch failure {
+                case .timedOut: w.string("timedOut")
+                case .interrupted: w.string("interrupted")
+                case .unavailable(let reason): w.string("unavailable: " + reason)
+                }
+            }
+        case .abandonEffect(let id):
+            w.key("effect"); w.string(id)
+        case .rewind(let revision):
+            w.key("revision"); w.int(revision)
+        case .migration(let from, let to, let rebuilt):
+            w.key("from"); if let from { w.string(from) } else { w.null() }
+            w.key("to"); w.string(to)
+            if let rebuilt { w.key("rebuilt"); w.string(rebuilt) }
+        }
+        w.endObject()
+    }
+
+    /// Reads an action written by ``write(to:redacting:)``.
+    /// - Throws: ``JournalError/malformed(_:)`` naming what is missing or wrong.
+    public init(json: JSONValue) throws(JournalError) {
+        guard let object = json.objectValue, let kind = object["kind"]?.stringValue else { throw .malformed("an action has no kind") }
+        func string(_ key: String) throws(JournalError) -> String {
+            guard let value = object[key]?.stringValue else { throw .malformed("a '\(kind)' action has no string '\(key)'") }
+            return value
+        }
+        switch kind {
+        case "start": self = .start(context: object["context"]?.objectValue ?? [:], deepLink: object["deepLink"]?.stringValue)
+        case "route": self = .action(.trigger(RouteRequest(try string("route"), params: object["params"]?.objectValue ?? [:])))
+        case "back": self = .action(.back(screen: object["screen"]?.stringValue))
+        case "tab": self = .action(.selectTab(try string("tab")))
+        case "deepLink": self = .action(.openDeepLink(try string("url")))
+        case "effect":
+            let id = try string("effect")
+            if let reply = object["reply"] {
+                self = .action(.completeEffect(id: id, .success(reply)))
+            } else {
+                let failure = try string("failure")
+                switch failure {
+                case "timedOut": self = .action(.completeEffect(id: id, .failure(.timedOut)))
+                case "interrupted": self = .action(.completeEffect(id: id, .failure(.interrupted)))
+                default:
+                    guard failure.hasPrefix("unavailable: ") else { throw .malformed("unknown effect failure '\(failure)'") }
+                    self = .action(.completeEffect(id: id, .failure(.unavailable(String(failure.dropFirst(13))))))
+                }
+            }
+        case "abandon": self = .abandonEffect(try string("effect"))
+        case "rewind":
+            guard let revision = object["revision"]?.intValue else { throw .malformed("a 'rewind' action has no revision") }
+            self = .rewind(revision: revision)
+        case "migration": self = .migration(from: object["from"]?.stringValue, to: try string("to"), rebuilt: object["rebuilt"]?.stringValue)
+        default: throw .malformed("unknown action kind '\(kind)'")
+        }
+    }
+}
+
+/// What is wrong with a journal entry or a replay bundle.
+public enum JournalError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The journal or bundle does not read as one; the reason names what is missing or wrong.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let reason): "malformed journal: \(reason)"
+        }
+    }
+}
