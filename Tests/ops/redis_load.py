@@ -41,6 +41,11 @@ class TabLoad:
         target = self.count(200) + more
         wait_for(lambda: self.count(200) >= target, timeout, interval=0.05, message=message)
 
+    def all_readable(self):
+        """Whether every session reads 200 now."""
+        return all(self.server.request("GET", f"/v1/sessions/{sid}", headers=auth(token))[0] == 200
+                   for sid, token in self.sessions)
+
     def lost(self):
         """(session, acknowledged, stored) for every session whose stored revision is older than
         one answered 2xx; read after the load stopped."""
