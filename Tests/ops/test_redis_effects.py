@@ -6,7 +6,7 @@ instances' `wayfinder_effect_calls_total`.
 import re
 
 from conftest import wait_for
-from test_redis_cluster import auth, redis, route  # noqa: F401 (redis is a fixture)
+from test_redis_cluster import auth, route
 
 # The sample app's mail service takes this long (seconds), so the second instance starts while
 # the first one's call is still at work.
@@ -18,7 +18,7 @@ def effect_calls(server):
     return sum(int(n) for n in re.findall(r'^wayfinder_effect_calls_total\{flow="profile",[^}]*\} (\d+)$', text, re.M))
 
 
-def test_two_instances_run_an_effect_once(start_server, redis):  # noqa: F811
+def test_two_instances_run_an_effect_once(start_server, redis):
     env = {"WAYFINDER_DEMO_SERVICE_DELAY": SERVICE_DELAY}
     args = ("--store", redis.url, "--log-level", "warn", "--effect-wait", "100ms")
     a = start_server(*args, env=env, name="a")
