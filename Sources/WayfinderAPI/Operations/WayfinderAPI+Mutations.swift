@@ -281,6 +281,6 @@ extension WayfinderAPI {
     /// The flow of the coordinator that owns the top screen (for the routes metric).
     func handlingFlow(_ route: RouteRequest, in state: SessionState) -> String {
         guard let top = state.navigation.topScreen else { return "unknown" }
-        return state.coordinators.lookup(top.coordinator) { $0.flow } ?? "unknown"
+        return state.coordinators.flow(of: top.coordinator) ?? "unknown"
     }
 }

@@ -49,18 +49,23 @@ final class Traffic: Sendable {
     func record(before: SessionState?, after: SessionState, actions: [JournalAction]) {
         let variant = self.variant(of: after.context)
         var keys: [Key] = []
-        let was = before.map(Self.flows) ?? []
-        let now = Self.flows(after)
-        for (id, flow) in now where !was.contains(where: { $0.id == id }) { keys.append(Key(kind: .flowStarted, name: label(flow), variant: variant)) }
-        for (id, flow) in was where !now.contains(where: { $0.id == id }) { keys.append(Key(kind: .flowFinished, name: label(flow), variant: variant)) }
-        let top = screenName(after)
-        if before?.navigation.topScreen?.id != after.navigation.topScreen?.id, let top {
+        if before.map({ !$0.coordinators.sameCoordinators(as: after.coordinators) }) ?? true {
+            let was = before.map(Self.flows) ?? []
+            let now = Self.flows(after)
+            for (id, flow) in now where !was.contains(where: { $0.id == id }) { keys.append(Key(kind: .flowStarted, name: label(flow), variant: variant)) }
+            for (id, flow) in was where !now.contains(where: { $0.id == id }) { keys.append(Key(kind: .flowFinished, name: label(flow), variant: variant)) }
+        }
+        let topBefore = before?.navigation.topScreen
+        let topAfter = after.navigation.topScreen
+        let top = topAfter.flatMap { screenName($0, in: after) }
+        if topBefore?.id != topAfter?.id, let top {
             keys.append(Key(kind: .screenShown, name: top, variant: variant))
         }
         for action in actions {
             switch action {
             case .action(.trigger(let route)):
-                keys.append(Key(kind: .routeTaken, name: before.flatMap(screenName) ?? "other", route: label(route.name), to: top ?? "other", variant: variant))
+                let from = before.flatMap { state in topBefore.flatMap { screenName($0, in: state) } }
+                keys.append(Key(kind: .routeTaken, name: from ?? "other", route: label(route.name), to: top ?? "other", variant: variant))
             case .action(.openDeepLink(let url)), .start(_, let url?):
                 // The catalog's form of a pattern: scheme included.
                 let pattern = app.match(deepLink: url).map { label(app.scheme + "://" + $0.pattern) } ?? "other"
@@ -99,10 +104,9 @@ final class Traffic: Sendable {
 
     private func label(_ name: String) -> String { known.contains(name) ? name : "other" }
 
-    /// `flow.screen` of the top screen.
-    private func screenName(_ state: SessionState) -> String? {
-        guard let top = state.navigation.topScreen, let flow = state.coordinators.lookup(top.coordinator, { $0.flow }) else { return nil }
-        return label(flow + "." + top.name)
+    /// `flow.screen` of a screen of `state`.
+    private func screenName(_ screen: ScreenInstance, in state: SessionState) -> String? {
+        state.coordinators.flow(of: screen.coordinator).map { label($0 + "." + screen.name) }
     }
 
     private func variant(of context: JSONObject) -> String {

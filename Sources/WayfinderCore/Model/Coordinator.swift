@@ -33,6 +33,23 @@ public struct Coordinator: Sendable, Hashable, Codable {
         self.data = data
     }
 
+    /// The flow of the coordinator with this id in the subtree, if any. (Not generic, so callers
+    /// outside this module get the specialised walk.)
+    package func flow(of id: String) -> String? {
+        lookup(id) { $0.flow }
+    }
+
+    /// Whether `other` has the same coordinators (by id) in the same places: most changes only
+    /// move screens, and then no flow started or finished.
+    package func sameCoordinators(as other: Coordinator) -> Bool {
+        guard id == other.id, children.count == other.children.count else { return false }
+        return children.withUnsafeBufferPointer { mine in
+            other.children.withUnsafeBufferPointer { theirs in
+                mine.indices.allSatisfy { mine[$0].sameCoordinators(as: theirs[$0]) }
+            }
+        }
+    }
+
     /// What `read` gives of the node with this id, without copying the nodes on the way (nor
     /// the node itself, unless `read` returns it); nil if absent.
     package func lookup<T>(_ id: String, _ read: (Coordinator) -> T) -> T? {
