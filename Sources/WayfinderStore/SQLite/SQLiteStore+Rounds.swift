@@ -84,12 +84,20 @@ extension SQLiteStore {
 
     /// At the end of the loop's round: commits what is pending and gives `result`, unless a group
     /// was rolled back since `mark` (then what `result` reports may be lost: `.unavailable`).
+    /// One commit per loop and round, before the answers that wait for it: a commit for each
+    /// answer would commit again whatever the other loops wrote meanwhile.
     private func afterCommit<T: Sendable>(
         on loop: any StoreLoop, mark: UInt64, _ result: Result<T, any Error>,
         _ done: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
+        let id = ObjectIdentifier(loop)
+        if roundCommits.withLock({ $0.insert(id).inserted }) {
+            loop.atEndOfRound { [self] in
+                _ = roundCommits.withLock { $0.remove(id) }
+                commitPending()
+            }
+        }
         loop.atEndOfRound { [self] in
-            commitPending()
             if groupFailures.load(ordering: .sequentiallyConsistent) == mark {
                 done(result)
             } else {

@@ -80,6 +80,8 @@ public final class SQLiteStore: SessionStore {
     let groupIsOpen = Atomic<Bool>(false)
     /// Groups rolled back so far (a round's waiting answers compare it before and after).
     let groupFailures = Atomic<UInt64>(0)
+    /// The loops with a commit waiting for the end of their current round (see `afterCommit`).
+    let roundCommits = Mutex<Set<ObjectIdentifier>>([])
     private let readers: [ReaderSlot]
     private let nextReader = Atomic<UInt>(0)
     private let storedCount: Atomic<Int>
