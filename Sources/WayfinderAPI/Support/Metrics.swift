@@ -140,6 +140,20 @@ public final class Metrics: Sendable {
         shard.state.withLock { $0.effects[EffectKey(flow: flow, effect: effect, outcome: outcome), default: 0] += 1 }
     }
 
+    /// A label value as the Prometheus text format writes it: backslash, quote and newline escaped.
+    static func escapeLabel(_ value: String) -> String {
+        var out = ""
+        for c in value {
+            switch c {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
     func storeOperation(_ op: StoreOperation, seconds: Double) {
         shard.state.withLock { $0.store[op.rawValue].observe(seconds) }
     }
@@ -154,18 +168,7 @@ public final class Metrics: Sendable {
         var snapshot = State()
         for shard in shards { snapshot.add(shard.state.withLock { $0 }) }
         var out = ""
-        func escape(_ s: String) -> String {
-            var r = ""
-            for c in s {
-                switch c {
-                case "\\": r += "\\\\"
-                case "\"": r += "\\\""
-                case "\n": r += "\\n"
-                default: r.append(c)
-                }
-            }
-            return r
-        }
+        let escape = Metrics.escapeLabel
         func histogram(_ name: String, _ label: String, _ values: [String: Histogram]) {
             for (key, h) in values.sorted(by: { $0.key < $1.key }) {
                 for (index, bound) in Self.latencyBuckets.enumerated() {

@@ -135,18 +135,7 @@ final class Traffic: Sendable {
 extension Traffic {
     /// The counters in the Prometheus text format.
     func exposition() -> String {
-        func escape(_ s: String) -> String {
-            var out = ""
-            for c in s {
-                switch c {
-                case "\\": out += "\\\\"
-                case "\"": out += "\\\""
-                case "\n": out += "\\n"
-                default: out.append(c)
-                }
-            }
-            return out
-        }
+        let escape = Metrics.escapeLabel
         let counts = snapshot().sorted { ($0.key.kind, $0.key.name, $0.key.route, $0.key.to, $0.key.variant) < ($1.key.kind, $1.key.name, $1.key.route, $1.key.to, $1.key.variant) }
         let families: [(Kind, String, String)] = [
             (.flowStarted, "wayfinder_flows_started_total", "Flows started, by flow and variant."),
