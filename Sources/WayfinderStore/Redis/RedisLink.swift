@@ -1,5 +1,6 @@
 import CHiredis
 import Glibc
+import Synchronization
 
 /// One non-blocking connection to one Redis node, on one `StoreLoop`: commands are appended to
 /// an output buffer and written once per round (pipelined), replies arrive through the loop's
@@ -9,7 +10,10 @@ import Glibc
 /// `AUTH` and `SELECT` go first, then what was queued. A failure (refused, reset, protocol error,
 /// no reply within the timeout) closes the socket and fails every command in flight with
 /// `.unavailable` (their outcome is unknown); for the back-off that follows (50 ms, doubling to
-/// 1 s while failures repeat) new commands fail at once, then the next one connects again.
+/// 1 s while failures repeat) new commands fail at once, then the next one connects again. The
+/// back-off ends early once another link (another loop's) to the same node has connected: when
+/// Redis returns, every loop follows the first that sees it, so no request is refused by a loop
+/// that has not tried yet while another already answers.
 ///
 /// With `waitReplicas` > 0, the writes (`RedisCommand.writes`) of one round are followed by one
 /// `WAIT n timeout`; their handlers get their replies only once it answers, and `.unavailable`
@@ -28,11 +32,26 @@ final class RedisLink {
         var waitReplicas: Int
         var waitTimeoutMillis: Int
         let resolver: RedisResolver
+        let arrivals = Arrivals()
+    }
+
+    /// When a link to each node last completed its handshake, shared by the links of a store.
+    final class Arrivals: Sendable {
+        private let readyAt = Mutex<[RedisNodeAddress: Int64]>([:])
+
+        func record(_ address: RedisNodeAddress, at millis: Int64) {
+            readyAt.withLock { $0[address] = millis }
+        }
+
+        /// Whether some link connected to `address` after `millis`.
+        func connected(_ address: RedisNodeAddress, after millis: Int64) -> Bool {
+            readyAt.withLock { ($0[address] ?? .min) > millis }
+        }
     }
 
     private enum State {
         case idle, connecting, ready
-        case backingOff(until: Int64)
+        case backingOff(since: Int64, until: Int64)
     }
 
     private struct InFlight {
@@ -129,8 +148,8 @@ final class RedisLink {
         switch state {
         case .connecting, .ready:
             return true
-        case .backingOff(let until):
-            if Self.nowMillis() < until { return false }
+        case .backingOff(let since, let until):
+            if Self.nowMillis() < until && !settings.arrivals.connected(address, after: since) { return false }
             return connect()
         case .idle:
             return connect()
@@ -198,6 +217,7 @@ final class RedisLink {
             guard let self, case .success(let reply) = result else { return }
             if case .error = reply { return }
             backoffMillis = 50
+            settings.arrivals.record(address, at: Self.nowMillis())
             onReady?()
         }, sentAt: Self.nowMillis()))
         scheduleFlush()
@@ -356,7 +376,8 @@ final class RedisLink {
         outputOffset = 0
         writing = false
         if backOff {
-            state = .backingOff(until: Self.nowMillis() + backoffMillis)
+            let now = Self.nowMillis()
+            state = .backingOff(since: now, until: now + backoffMillis)
             backoffMillis = min(backoffMillis * 2, 1_000)
         } else {
             state = .idle
