@@ -77,6 +77,14 @@ static inline int wf_socket_error(int fd) {
     return error;
 }
 
+// glibc's memmem (declared by string.h only under _GNU_SOURCE).
+extern void *memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
+/// 1 if `needle` occurs in `haystack` (glibc's vectorised memmem).
+static inline int wf_contains(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length) != NULL;
+}
+
 /// Resolves `host` (blocking: call it off the event loops) to its first TCP address, written
 /// as numeric text into `out`. Returns 0, or a getaddrinfo error code.
 static inline int wf_resolve(const char *host, char *out, size_t out_length) {

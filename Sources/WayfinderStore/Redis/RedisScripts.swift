@@ -16,18 +16,21 @@
 enum RedisScript: Int, CaseIterable, Sendable {
     case create, save, touch, delete, expire, idempotencyRecord, count, pendingEffects
 
-    /// Helpers shared by the scripts.
-    private static let prelude = #"""
-        local P = ARGV[1]
-        local function skey(id) return P .. 's:{' .. id .. '}' end
-        local function ikey(id) return P .. 'ik:{' .. id .. '}' end
-        local function rkey(id, key) return P .. 'i:{' .. id .. '}:' .. key end
-        local function jkey(id) return P .. 'j:{' .. id .. '}' end
+    /// Helpers shared by the scripts, in order (a helper uses only those before it). A script
+    /// defines only those it uses: each is a closure made at every call.
+    private static let helpers: [(name: String, source: String)] = [
+        ("skey", #"local function skey(id) return P .. 's:{' .. id .. '}' end"#),
+        ("ikey", #"local function ikey(id) return P .. 'ik:{' .. id .. '}' end"#),
+        ("rkey", #"local function rkey(id, key) return P .. 'i:{' .. id .. '}:' .. key end"#),
+        ("jkey", #"local function jkey(id) return P .. 'j:{' .. id .. '}' end"#),
+        ("notify", #"""
         -- Publishes a change of session `id` if some instance watches it (has event streams or
         -- long polls on it: `wf:w:{id}` exists), so unwatched changes cost no message.
         local function notify(channel, id, message)
           if redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then redis.call('PUBLISH', channel, message) end
         end
+        """#),
+        ("indexes", #"""
         -- The index triples (sessions by use, records by age, sessions with pending effects) named
         -- by ARGV[first...]: slot tags in a cluster, none for a single Redis (its one triple).
         local function indexes(first)
@@ -39,16 +42,15 @@ enum RedisScript: Int, CaseIterable, Sendable {
           end
           return found
         end
-        -- '1' if the state may hold pending effects (the state codec's member), else '0'.
-        local function effectsIn(state)
-          if string.find(state, '"effects":', 1, true) then return '1' end
-          return '0'
-        end
+        """#),
+        ("noteEffects", #"""
         -- Files or unfiles session `id` in `fx` when its 'fx' field moves from `was` to `now`.
         local function noteEffects(fx, id, was, now)
           if now == (was or '0') then return end
           if now == '1' then redis.call('SADD', fx, id) else redis.call('SREM', fx, id) end
         end
+        """#),
+        ("purge", #"""
         -- Deletes a session's hash, its idempotency records, index entries and watchers (notify
         -- first); 1 if the hash existed.
         local function purge(id, live, irec, fx)
@@ -65,40 +67,61 @@ enum RedisScript: Int, CaseIterable, Sendable {
           redis.call('SREM', fx, id)
           return existed
         end
-        -- Appends ARGV[at] ('<revision> <record length> <record><state>') to session `id`'s journal
-        -- (a list in its slot), then drops the oldest while more than ARGV[at + 1] are kept or
-        -- they hold more than ARGV[at + 2] bytes of record and state (never the newest); the
-        -- hash's 'jb' keeps the byte count. Nothing without an entry.
+        """#),
+        ("entrySize", #"""
+        -- The bytes of record and state of a journal entry.
         local function entrySize(entry)
           local first = string.find(entry, ' ', 1, true)
           return #entry - string.find(entry, ' ', first + 1, true)
         end
-        local function journal(id, at, ttl)
+        """#),
+        ("journal", #"""
+        -- Appends ARGV[at] ('<revision> <record length> <record><state>', ARGV[at + 1] bytes of record
+        -- and state) to session `id`'s journal (a list in its slot), then drops the oldest while
+        -- more than ARGV[at + 2] are kept or they hold more than ARGV[at + 3] bytes of record and
+        -- state (never the newest). `jb` is the hash's byte count before; returns it after (the
+        -- caller writes it with the hash), or nil without an entry. The list's Redis TTL is set
+        -- when `refresh` (the session's moves) or when the list is new.
+        local function journal(id, at, jb, refresh, ttl)
           local entry = ARGV[at]
-          if not entry then return end
-          local key, session = jkey(id), skey(id)
-          local bytes = tonumber(redis.call('HGET', session, 'jb') or '0') + entrySize(entry)
+          if not entry or entry == '' then return nil end
+          local key = jkey(id)
+          local bytes = tonumber(jb or '0') + tonumber(ARGV[at + 1])
           local count = redis.call('RPUSH', key, entry)
-          local maxEntries, maxBytes = tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
+          local maxEntries, maxBytes = tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3])
           while count > 1 and (count > maxEntries or bytes > maxBytes) do
             bytes = bytes - entrySize(redis.call('LPOP', key))
             count = count - 1
           end
-          redis.call('HSET', session, 'jb', bytes)
-          redis.call('PEXPIRE', key, ttl)
+          if refresh or count == 1 then redis.call('PEXPIRE', key, ttl) end
+          return bytes
         end
-        """#
+        """#),
+    ]
 
+    /// Each script's source, its helpers first (`source`).
+    private static let sources: [String] = allCases.map { script in
+        var used = script.body
+        var chosen: [String] = []
+        for helper in helpers.reversed() where used.contains(helper.name + "(") {
+            chosen.append(helper.source)
+            used += helper.source
+        }
+        return (["local P = ARGV[1]"] + chosen.reversed() + [script.body]).joined(separator: "\n")
+    }
+
+    /// The script's Lua source.
     var source: String {
-        Self.prelude + "\n" + body
+        Self.sources[rawValue]
     }
 
     private var body: String {
         switch self {
         case .create:
             // KEYS: session, key index, live, irec, fx
-            // ARGV: prefix, id, rev, token, state, used, keyTTL, max (-1: unchecked), cutoff, channel, origin, reclaimLimit
-            //       [, journal entry, journal entries, journal bytes]
+            // ARGV: prefix, id, rev, token, state, used, keyTTL, max (-1: unchecked), cutoff, channel, origin, reclaimLimit,
+            //       fx ('1' if the state may hold pending effects, else '0')
+            //       [, journal entry, its size, journal entries, journal bytes]
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
                 local id = ARGV[2]
@@ -118,51 +141,61 @@ enum RedisScript: Int, CaseIterable, Sendable {
                     return reply
                   end
                 end
-                local fx = effectsIn(ARGV[5])
-                redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
+                local fx = ARGV[13]
+                local jb = journal(id, 14, nil, true, ARGV[7])
+                if jb then
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx, 'jb', jb)
+                else
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
+                end
                 noteEffects(KEYS[5], id, '0', fx)
-                journal(id, 13, ARGV[7])
                 redis.call('PEXPIRE', KEYS[1], ARGV[7])
                 redis.call('ZADD', KEYS[3], ARGV[6], id)
                 return reply
                 """#
         case .save:
             // KEYS: session, key index, live, irec, fx [, record]
-            // ARGV: prefix, id, expected, rev, token, state, used, keyTTL, channel, origin
-            //       [, key, record, createdAt, recordTTL, keyCutoff, keep
-            //        [, journal entry, journal entries, journal bytes]]
+            // ARGV: prefix, id, expected, rev, token, state, used, keyTTL, channel, origin, fx ('1' if the
+            //       state may hold pending effects, else '0')
+            //       [, journal entry, its size, journal entries, journal bytes
+            //        [, key, record, createdAt, recordTTL, keyCutoff, keep]]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
-            // An empty key stands for none (a journal entry without an idempotency record).
+            // An empty entry stands for none (an idempotency record without a journal entry).
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
             // After adding a record, only the session's `keep` newest stay.
             // `used` only moves forward; when it does not move (most saves: the API moves it at
             // most every touch interval), neither do the keys' Redis TTLs nor the index entry.
+            // The hash is written once, with the journal's byte count.
             return #"""
                 local id = ARGV[2]
-                local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx')
+                local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx', 'jb')
                 if not current[1] then return {'notfound'} end
                 if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
-                local hasKey = ARGV[11] and ARGV[11] ~= ''
+                local hasKey = ARGV[16] and ARGV[16] ~= ''
                 if hasKey then
-                  local created = redis.call('ZSCORE', KEYS[2], ARGV[11])
-                  if created and tonumber(created) >= tonumber(ARGV[15]) then return {'keytaken'} end
+                  local created = redis.call('ZSCORE', KEYS[2], ARGV[16])
+                  if created and tonumber(created) >= tonumber(ARGV[20]) then return {'keytaken'} end
                 end
-                local fx = effectsIn(ARGV[6])
+                local fx = ARGV[11]
                 noteEffects(KEYS[5], id, current[3], fx)
-                if tonumber(current[2]) < tonumber(ARGV[7]) then
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx, 'used', ARGV[7])
+                local moved = tonumber(current[2]) < tonumber(ARGV[7])
+                local jb = journal(id, 12, current[4], moved, ARGV[8]) or current[4]
+                local fields = {'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx}
+                if jb then fields[#fields + 1] = 'jb'; fields[#fields + 1] = jb end
+                if moved then
+                  fields[#fields + 1] = 'used'; fields[#fields + 1] = ARGV[7]
+                  redis.call('HSET', KEYS[1], unpack(fields))
                   redis.call('PEXPIRE', KEYS[1], ARGV[8])
                   redis.call('PEXPIRE', KEYS[2], ARGV[8])
                   redis.call('ZADD', KEYS[3], ARGV[7], id)
                 else
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx)
+                  redis.call('HSET', KEYS[1], unpack(fields))
                 end
-                journal(id, 17, ARGV[8])
                 if hasKey then
-                  redis.call('SET', KEYS[6], ARGV[12], 'PX', ARGV[14])
-                  redis.call('ZADD', KEYS[2], ARGV[13], ARGV[11])
-                  redis.call('ZADD', KEYS[4], ARGV[13], id .. '\n' .. ARGV[11])
-                  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[16])
+                  redis.call('SET', KEYS[6], ARGV[17], 'PX', ARGV[19])
+                  redis.call('ZADD', KEYS[2], ARGV[18], ARGV[16])
+                  redis.call('ZADD', KEYS[4], ARGV[18], id .. '\n' .. ARGV[16])
+                  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[21])
                   if extra > 0 then
                     for _, old in ipairs(redis.call('ZRANGE', KEYS[2], 0, extra - 1)) do
                       redis.call('DEL', rkey(id, old))

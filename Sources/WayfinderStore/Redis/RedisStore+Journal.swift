@@ -1,14 +1,11 @@
 /// The journal of a session in Redis: a list `wf:j:{id}` in the session's slot, appended by the
 /// create and save scripts in the same step as the state (see `RedisScript`), read with `LRANGE`.
 extension RedisStore {
-    /// The script arguments of a journal entry: `{revision} {record length} {record}{state}`, then
-    /// the bounds.
+    /// The script arguments of a journal entry: `{revision} {record length} {record}{state}` (one
+    /// argument, written into the command without an intermediate copy), its size, then the bounds.
     func addJournal(_ journal: JournalEntry, to command: inout RedisCommand) {
-        var entry = Array("\(journal.revision) \(journal.record.count) ".utf8)
-        entry.reserveCapacity(entry.count + journal.record.count + journal.state.count)
-        entry += journal.record
-        entry += journal.state
-        command.add(entry)
+        command.add(journal.revision, journal.record.count, then: journal.record, journal.state)
+        command.add(journal.size)
         command.add(configuration.journalEntriesPerSession)
         command.add(configuration.journalBytesPerSession)
     }

@@ -42,6 +42,7 @@ extension RedisStore {
                 command.add(channel)
                 command.add(origin)
                 command.add(batchLimit)
+                command.add(effectsFlag(session.state))
                 if let journal { addJournal(journal, to: &command) }
             } _: { [self] result in
                 done(Result {
@@ -109,6 +110,12 @@ extension RedisStore {
                 command.add(sessionKeyTTL)
                 command.add(channel)
                 command.add(origin)
+                command.add(effectsFlag(session.state))
+                if let journal {
+                    addJournal(journal, to: &command)
+                } else if idempotency != nil {
+                    for _ in 0..<4 { command.add("") }  // (an empty entry: none)
+                }
                 if let idempotency {
                     command.add(idempotency.key)
                     command.add(RedisRecordCoding.encode(idempotency))
@@ -116,10 +123,7 @@ extension RedisStore {
                     command.add(recordKeyTTL)
                     command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
                     command.add(configuration.idempotencyRecordsPerSession)
-                } else if journal != nil {
-                    for _ in 0..<6 { command.add("") }  // (an empty key: no record)
                 }
-                if let journal { addJournal(journal, to: &command) }
             } _: { [self] result in
                 done(Result {
                     let reply = try result.get()

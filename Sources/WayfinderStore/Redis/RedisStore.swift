@@ -1,3 +1,4 @@
+import CHiredis
 import Foundation
 import Synchronization
 
@@ -254,6 +255,17 @@ public final class RedisStore: SessionStore {
             guard case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT"), let self else { return handler(result) }
             send(command.replacing(first: 2, with: ["EVAL", script.source]), to: target, on: client, handler)
         }
+    }
+
+    /// The scripts' `fx` argument: "1" if `state` may hold pending effects (`PendingEffects`),
+    /// else "0" — found here (glibc's memmem), so Redis does not scan the state in Lua.
+    func effectsFlag(_ state: [UInt8]) -> String {
+        let marker = PendingEffects.marker
+        guard state.count >= marker.count else { return "0" }
+        let found = state.withUnsafeBytes { haystack in
+            marker.withUnsafeBytes { wf_contains(haystack.baseAddress, haystack.count, $0.baseAddress, $0.count) }
+        }
+        return found != 0 ? "1" : "0"
     }
 
     func unexpected(_ reply: RedisValue, _ what: String) -> StoreError {

@@ -106,6 +106,21 @@ struct RedisCommand: Sendable {
         bytes.withUnsafeBytes { add($0) }
     }
 
+    /// One argument `{first} {second} ` followed by `parts`, without an intermediate buffer
+    /// (non-negative numbers: a journal entry's revision and record length).
+    mutating func add(_ first: Int, _ second: Int, then parts: [UInt8]...) {
+        count += 1
+        body.append(UInt8(ascii: "$"))
+        Self.appendDecimal(Self.digits(first) + Self.digits(second) + 2 + parts.reduce(0) { $0 + $1.count }, to: &body)
+        Self.appendLineEnd(to: &body)
+        Self.appendDecimal(first, to: &body)
+        body.append(UInt8(ascii: " "))
+        Self.appendDecimal(second, to: &body)
+        body.append(UInt8(ascii: " "))
+        for part in parts { body.append(contentsOf: part) }
+        Self.appendLineEnd(to: &body)
+    }
+
     mutating func add(_ number: Int) { add(Int64(number)) }
 
     mutating func add(_ number: Int64) {
@@ -121,7 +136,7 @@ struct RedisCommand: Sendable {
         let length = digits + (negative ? 1 : 0)
         body.append(UInt8(ascii: "$"))
         Self.appendDecimal(length, to: &body)
-        body.append(contentsOf: [13, 10])
+        Self.appendLineEnd(to: &body)
         if negative { body.append(UInt8(ascii: "-")) }
         let start = body.count
         body.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
@@ -131,24 +146,41 @@ struct RedisCommand: Sendable {
             magnitude /= 10
             index -= 1
         } while magnitude > 0
-        body.append(contentsOf: [13, 10])
+        Self.appendLineEnd(to: &body)
     }
 
     private mutating func add(_ bytes: UnsafeRawBufferPointer) {
         count += 1
         body.append(UInt8(ascii: "$"))
         Self.appendDecimal(bytes.count, to: &body)
-        body.append(contentsOf: [13, 10])
+        Self.appendLineEnd(to: &body)
         body.append(contentsOf: bytes)
-        body.append(contentsOf: [13, 10])
+        Self.appendLineEnd(to: &body)
     }
 
     /// Appends the whole command (`*count\r\n` and the arguments) to `output`.
     func encode(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "*"))
         Self.appendDecimal(count, to: &output)
-        output.append(contentsOf: [13, 10])
+        Self.appendLineEnd(to: &output)
         output.append(contentsOf: body)
+    }
+
+    /// Appends `\r\n` (two appends: an array literal would be a buffer of its own).
+    private static func appendLineEnd(to bytes: inout [UInt8]) {
+        bytes.append(13)
+        bytes.append(10)
+    }
+
+    /// How many decimal digits a non-negative `value` has.
+    private static func digits(_ value: Int) -> Int {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return digits
     }
 
     /// Appends a non-negative `value` in decimal, without allocating.
