@@ -195,6 +195,32 @@ struct RedisStoreTests {
         #expect(try b.count(now: Fixture.t0 + 1_001) == 0)
     }
 
+    @Test func aChangeMadeWhileTheSubscriptionWasDownReachesSubscribersOnceItIsBack() throws {
+        let server = try RedisServer.shared.get()
+        let database = RedisServer.freshDatabase()
+        let a = try RedisStore(url: server.url(database: database))
+        let b = try RedisStore(url: server.url(database: database))
+        #expect(b.waitUntilReceivingChanges(timeout: .seconds(5)))
+        let session = Fixture.session()
+        try a.create(session, maxSessions: 10)
+        let arrivals = ArrivalClock()
+        let subscription = b.changes.subscribe(session.id) { arrivals.record($0) }
+        defer { subscription.cancel() }
+        _ = try b.load(id: session.id, now: Fixture.t0)
+        // Drop this database's pub/sub connections (B's among them), then change the session
+        // while B is not subscribed: the message is published to nobody.
+        for line in try server.cli(database: database, "CLIENT", "LIST", "TYPE", "pubsub").split(separator: "\n")
+        where line.contains(" db=\(database) ") {
+            guard let id = line.split(separator: " ").first(where: { $0.hasPrefix("id=") })?.dropFirst(3) else { continue }
+            _ = try server.cli(database: database, "CLIENT", "KILL", "ID", String(id))
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while b.isReceivingChanges && ContinuousClock.now < deadline { usleep(500) }
+        try a.save(Fixture.next(session), expectedRevision: 1, idempotency: nil)
+        #expect(b.waitUntilReceivingChanges(timeout: .seconds(5)))
+        #expect(arrivals.wait(for: .saved(revision: 2), timeout: .seconds(5)) != nil)
+    }
+
     // MARK: Layout and Redis TTLs
 
     @Test func theKeyLayoutIsAsDocumentedAndNothingIsLeftBehind() throws {

@@ -134,6 +134,7 @@ public final class RedisStore: SessionStore {
         self.io = RedisIOThread(name: "wayfinder-redis")
         self.subscriber = RedisSubscriber(
             io: io, topology: topology, settings: settings, channel: channel, origin: origin, feed: changes)
+        subscriber.onSubscribed = { watches.catchUp() }
         subscriber.start()
         watches.start(self)
         if endpoint.isCluster { _ = try? blocking { (done: @escaping @Sendable (Result<Void, any Error>) -> Void) in refreshMap(done) } }

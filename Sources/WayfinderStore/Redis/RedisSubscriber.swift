@@ -28,6 +28,9 @@ final class RedisSubscriber: @unchecked Sendable {
     private var lastTraffic: Int64 = 0
     private var pingSentAt: Int64?
     private var stopped = false
+    /// Called on the store's thread each time the subscription is made (changes published
+    /// before it did not arrive: the watched sessions catch up).
+    var onSubscribed: (() -> Void)?
 
     init(io: RedisIOThread, topology: RedisTopology, settings: RedisLink.Settings, channel: String, origin: String, feed: ChangeFeed) {
         self.io = io
@@ -124,6 +127,7 @@ final class RedisSubscriber: @unchecked Sendable {
         case "subscribe":
             attempt = 0
             setSubscribed(true)
+            onSubscribed?()
         case "message":
             guard parts.count == 3, let payload = parts[2].text else { return }
             deliver(payload)

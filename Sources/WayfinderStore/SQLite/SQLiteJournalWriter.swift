@@ -1,95 +1,169 @@
 import CSQLite
 
-/// The journal's writes on the writing connection: appending an entry and dropping the oldest
-/// past the bounds, inside whatever transaction the caller (the store's group) has open, so an
-/// entry is committed or rolled back with the state it records.
+/// The journal's writes on the writing connection, inside whatever transaction the caller (the
+/// store's group) has open, so an entry is committed or rolled back with the state it records.
 ///
-/// Each session's window (the revisions it keeps and their sizes) is remembered after its first
-/// append, so an append is one insert and, at the bounds, one range delete — no read. The memory
-/// holds at most `windowCapacity` sessions (it starts over past that; none for a file other
-/// processes write too) and is forgotten whenever a group rolls back, so it never disagrees with
-/// the file.
+/// The `journal` table has no index: each session's row holds its window (an
+/// `SQLiteJournalWindow`: the rowids, revisions and sizes of the entries it keeps). Appending is
+/// two steps around the session's compare-and-set: ``prepare(_:sessionID:maxEntries:maxBytes:)``
+/// makes the new window (the caller writes it with the session's row, in the same `UPDATE`), and,
+/// if the row was written, ``commit(_:)`` inserts the entry as the table's newest row. An index
+/// on (session, revision) would cost one more page written per trigger, at a random place in the
+/// file; the window rides in the page the save writes anyway.
+///
+/// Entries that leave a window (the bounds, a deleted or expired session) stay in the table until
+/// ``sweep()`` — run once per group — deletes them, walking the table in rowid order, a few rows
+/// per entry appended, from where it stopped: the oldest entries sit together at the front, so
+/// once sessions reach their bounds the sweep deletes runs of neighbours rather than one row per
+/// page. It only walks while entries are known (or, after opening, suspected) to be waiting.
+///
+/// Windows are remembered after their first use (at most `windowCapacity` sessions; none for a
+/// file other processes write too) and forgotten whenever a group rolls back or sessions expire,
+/// so they never disagree with the file.
 ///
 /// - Important: used only by `SQLiteWriter`, under the store's writer lock.
 final class SQLiteJournalWriter: @unchecked Sendable {
-    private struct Window {
-        var revisions: [Int] = []
-        var sizes: [Int] = []
-        var bytes = 0
+    /// A prepared append: the window to store with the session, and the entry to insert once
+    /// the session's row is written.
+    struct Pending {
+        let sessionID: String
+        let entry: JournalEntry
+        let rowid: Int64
+        let window: SQLiteJournalWindow
+        let dropped: Int
     }
 
     private let selectWindow: SQLiteStatement
+    private let selectNextRowid: SQLiteStatement
     private let insert: SQLiteStatement
-    private let deleteUpTo: SQLiteStatement
-    private var windows: [String: Window] = [:]
+    private let selectAfter: SQLiteStatement
+    private let deleteRow: SQLiteStatement
+    private var windows: [String: SQLiteJournalWindow] = [:]
     private let windowCapacity: Int
+    /// The rowid the next entry gets (nil: read it from the file first).
+    private var nextRowid: Int64?
+    /// Rows to walk in the next sweep: grows with each entry appended.
+    private var sweepBudget = 0
+    /// Entries known to have left a window and not yet swept; `Int.max` while unknown.
+    private var waiting = Int.max
+    /// Where the sweep continues (rowids after it), and whether this pass found anything to delete.
+    private var sweepCursor: Int64 = 0
+    private var sweepPassDeleted = false
+    /// The most rows one sweep walks (it runs inside a group, before the commit).
+    private static let maxSweep = 4_096
 
     init(connection: SQLiteConnection, windowCapacity: Int = 16_384) throws {
         self.windowCapacity = windowCapacity
-        selectWindow = try connection.prepare(
-            "SELECT revision, length(record) + length(state) FROM journal WHERE session_id = ?1 ORDER BY revision")
+        selectWindow = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
+        selectNextRowid = try connection.prepare("SELECT coalesce(max(rowid), 0) + 1 FROM journal")
         insert = try connection.prepare(
-            "INSERT OR REPLACE INTO journal (session_id, revision, record, state) VALUES (?1, ?2, ?3, ?4)")
-        deleteUpTo = try connection.prepare("DELETE FROM journal WHERE session_id = ?1 AND revision <= ?2")
+            "INSERT INTO journal (rowid, session_id, revision, record, state) VALUES (?1, ?2, ?3, ?4, ?5)")
+        selectAfter = try connection.prepare("SELECT rowid, session_id FROM journal WHERE rowid > ?1 ORDER BY rowid LIMIT ?2")
+        deleteRow = try connection.prepare("DELETE FROM journal WHERE rowid = ?1")
     }
 
-    /// Appends `entry` to the session's journal, then drops its oldest entries while more than
-    /// `maxEntries` are kept or they hold more than `maxBytes` (never the one just appended).
-    func append(_ entry: JournalEntry, sessionID: String, maxEntries: Int, maxBytes: Int) throws {
-        var window = try windows.removeValue(forKey: sessionID) ?? read(sessionID)
+    /// The window `sessionID` gets with `entry` appended and the bounds applied (the session's
+    /// current window read from the file unless remembered). `isNew`: the session has no row yet.
+    func prepare(_ entry: JournalEntry, sessionID: String, isNew: Bool = false, maxEntries: Int, maxBytes: Int) throws -> Pending {
+        let rowid = try nextRowid ?? readNextRowid()
+        nextRowid = rowid
+        var window = isNew ? SQLiteJournalWindow() : try windows[sessionID] ?? read(sessionID) ?? SQLiteJournalWindow()
+        let dropped = window.append(.init(rowid: rowid, revision: entry.revision, size: entry.size), maxEntries: maxEntries, maxBytes: maxBytes)
+        return Pending(sessionID: sessionID, entry: entry, rowid: rowid, window: window, dropped: dropped)
+    }
+
+    /// Inserts the prepared entry (its session's row, with the window, was just written).
+    func commit(_ pending: Pending) throws {
         do {
             defer { insert.reset() }
-            try insert.bind(1, sessionID)
-            try insert.bind(2, entry.revision)
-            try insert.bind(3, entry.record)
-            try insert.bind(4, entry.state)
+            try insert.bind(1, pending.rowid)
+            try insert.bind(2, pending.sessionID)
+            try insert.bind(3, pending.entry.revision)
+            try insert.bind(4, pending.entry.record)
+            try insert.bind(5, pending.entry.state)
             try insert.run()
         }
-        if let last = window.revisions.last, last >= entry.revision {
-            window = try read(sessionID)  // a revision written again: read what the file has
-        } else {
-            window.revisions.append(entry.revision)
-            window.sizes.append(entry.size)
-            window.bytes += entry.size
-        }
-        var drop = 0
-        while window.revisions.count - drop > 1, window.revisions.count - drop > maxEntries || window.bytes > maxBytes {
-            window.bytes -= window.sizes[drop]
-            drop += 1
-        }
-        if drop > 0 {
-            defer { deleteUpTo.reset() }
-            try deleteUpTo.bind(1, sessionID)
-            try deleteUpTo.bind(2, window.revisions[drop - 1])
-            try deleteUpTo.run()
-            window.revisions.removeFirst(drop)
-            window.sizes.removeFirst(drop)
-        }
+        nextRowid = windowCapacity > 0 ? pending.rowid + 1 : nil
+        sweepBudget = min(sweepBudget + 2, Self.maxSweep)
+        if pending.dropped > 0 { noteLeft(pending.dropped) }
         guard windowCapacity > 0 else { return }
         if windows.count >= windowCapacity { windows.removeAll(keepingCapacity: true) }
-        windows[sessionID] = window
+        windows[pending.sessionID] = pending.window
     }
 
-    /// Forgets every remembered window (after a rollback, or when sessions expire).
+    /// Deletes up to this group's share of rows no window keeps, walking on from where the last
+    /// sweep stopped (and from the start again at the end).
+    func sweep() throws {
+        guard waiting > 0 else {
+            sweepBudget = 0
+            return
+        }
+        guard sweepBudget > 0 else { return }
+        let budget = min(sweepBudget + 16, Self.maxSweep)
+        sweepBudget = 0
+        var rows: [(rowid: Int64, sessionID: String)] = []
+        do {
+            defer { selectAfter.reset() }
+            try selectAfter.bind(1, sweepCursor)
+            try selectAfter.bind(2, budget)
+            while try selectAfter.step() { rows.append((selectAfter.columnInt64(0), selectAfter.columnText(1))) }
+        }
+        var deleted = 0
+        for row in rows {
+            let window = try windows[row.sessionID] ?? read(row.sessionID)
+            if window?.keeps(rowid: row.rowid) == true { continue }
+            defer { deleteRow.reset() }
+            try deleteRow.bind(1, row.rowid)
+            try deleteRow.run()
+            deleted += 1
+        }
+        if deleted > 0 {
+            sweepPassDeleted = true
+            if waiting != Int.max { waiting = max(0, waiting - deleted) }
+        }
+        if rows.count < budget {
+            // The end of the table: a whole pass that deleted nothing proves nothing waits.
+            if !sweepPassDeleted { waiting = 0 }
+            sweepCursor = 0
+            sweepPassDeleted = false
+        } else if let last = rows.last {
+            sweepCursor = last.rowid
+        }
+    }
+
+    /// Notes that a session's entries left the journal (the session was deleted).
+    func forget(_ sessionID: String) {
+        noteLeft(windows.removeValue(forKey: sessionID)?.items.count ?? Int.max)
+    }
+
+    /// Forgets every remembered window and the next rowid, and has the sweep walk a whole pass
+    /// (after a rollback, whose deletions did not happen, or when sessions expired, whose entries
+    /// now wait for it).
     func forgetWindows() {
         windows.removeAll(keepingCapacity: true)
+        nextRowid = nil
+        noteLeft(Int.max)
     }
 
-    /// Forgets the window of a deleted session.
-    func forget(_ sessionID: String) {
-        windows[sessionID] = nil
+    /// `count` entries left their windows (`Int.max`: an unknown number): the sweep looks for them.
+    private func noteLeft(_ count: Int) {
+        waiting = count == Int.max || waiting == Int.max ? Int.max : waiting + count
+        sweepBudget = min(sweepBudget + (count == Int.max ? 256 : 2 * count), Self.maxSweep)
     }
 
-    /// The session's window as the file has it.
-    private func read(_ sessionID: String) throws -> Window {
+    private func readNextRowid() throws -> Int64 {
+        defer { selectNextRowid.reset() }
+        guard try selectNextRowid.step() else { return 1 }
+        return selectNextRowid.columnInt64(0)
+    }
+
+    /// The session's window as its row has it; nil if the session has no row.
+    private func read(_ sessionID: String) throws -> SQLiteJournalWindow? {
         defer { selectWindow.reset() }
         try selectWindow.bind(1, sessionID)
-        var window = Window()
-        while try selectWindow.step() {
-            let size = Int(selectWindow.columnInt64(1))
-            window.revisions.append(Int(selectWindow.columnInt64(0)))
-            window.sizes.append(size)
-            window.bytes += size
+        guard try selectWindow.step() else { return nil }
+        guard let window = SQLiteJournalWindow(encoded: selectWindow.columnBlob(0)) else {
+            throw StoreError.unavailable("sqlite: the journal window of session \(sessionID) is corrupt")
         }
         return window
     }

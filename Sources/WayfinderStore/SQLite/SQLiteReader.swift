@@ -7,6 +7,7 @@ final class SQLiteReader {
     private let loadSession: SQLiteStatement
     private let loadIdempotency: SQLiteStatement
     private let selectOne: SQLiteStatement
+    private let loadWindow: SQLiteStatement
     private let loadJournal: SQLiteStatement
 
     init(connection: SQLiteConnection) throws {
@@ -19,17 +20,33 @@ final class SQLiteReader {
             WHERE session_id = ?1 AND key = ?2
             """)
         selectOne = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
-        loadJournal = try connection.prepare(
-            "SELECT revision, record, state FROM journal WHERE session_id = ?1 AND revision >= ?2 ORDER BY revision")
+        loadWindow = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
+        loadJournal = try connection.prepare("SELECT revision, record, state FROM journal WHERE rowid = ?1")
     }
 
-    /// The session's journal entries from revision `since`, oldest first.
+    /// The session's journal entries from revision `since`, oldest first: the rows its window
+    /// lists (see `SQLiteJournalWindow`), read in one read transaction with the window.
     func journal(id: String, since: Int) throws -> [JournalEntry] {
-        defer { loadJournal.reset() }
-        try loadJournal.bind(1, id)
-        try loadJournal.bind(2, since)
+        let ownsTransaction = connection.isAutocommit
+        if ownsTransaction { try connection.execute("BEGIN") }
+        defer { if ownsTransaction { _ = try? connection.execute("COMMIT") } }
+        let window: SQLiteJournalWindow
+        do {
+            defer { loadWindow.reset() }
+            try loadWindow.bind(1, id)
+            guard try loadWindow.step() else { return [] }
+            guard let decoded = SQLiteJournalWindow(encoded: loadWindow.columnBlob(0)) else {
+                throw StoreError.unavailable("sqlite: the journal window of session \(id) is corrupt")
+            }
+            window = decoded
+        }
         var entries: [JournalEntry] = []
-        while try loadJournal.step() {
+        for item in window.items where item.revision >= since {
+            defer { loadJournal.reset() }
+            try loadJournal.bind(1, item.rowid)
+            guard try loadJournal.step() else {
+                throw StoreError.unavailable("sqlite: journal entry \(item.revision) of session \(id) is missing")
+            }
             entries.append(JournalEntry(
                 revision: Int(loadJournal.columnInt64(0)), record: loadJournal.columnBlob(1), state: loadJournal.columnBlob(2)))
         }

@@ -6,9 +6,12 @@
 ///   every insert and delete, so opening reads one row instead of counting a million.
 /// - Deleting a session deletes its idempotency records and journal (trigger), whichever
 ///   statement deleted it.
-/// - `journal` (version 2) holds each session's journal entries (record and state) by revision.
+/// - `journal` (version 2) holds each session's journal entries (record and state); since
+///   version 3 it has no index: each session's row lists its entries' rowids (column `journal`,
+///   an `SQLiteJournalWindow`), and entries no session lists are deleted by the journal's sweep
+///   (`SQLiteJournalWriter`), not by the delete trigger.
 enum SQLiteSchema {
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
     /// Brings the database to `currentVersion`; safe if several processes open it at once.
     static func migrate(_ connection: SQLiteConnection) throws {
@@ -19,8 +22,12 @@ enum SQLiteSchema {
             case 0:
                 try connection.execute(version1)
                 try connection.execute(version2)
+                try migrateToVersion3(connection)
             case 1:
                 try connection.execute(version2)
+                try migrateToVersion3(connection)
+            case 2:
+                try migrateToVersion3(connection)
             case currentVersion:
                 break
             default:
@@ -33,7 +40,7 @@ enum SQLiteSchema {
         }
     }
 
-    private static let version1 = """
+    static let version1 = """
         CREATE TABLE sessions (
             id TEXT PRIMARY KEY NOT NULL,
             token_hash BLOB NOT NULL,
@@ -68,7 +75,7 @@ enum SQLiteSchema {
         PRAGMA user_version = 1;
         """
 
-    private static let version2 = """
+    static let version2 = """
         CREATE TABLE journal (
             session_id TEXT NOT NULL,
             revision INTEGER NOT NULL,
@@ -83,5 +90,45 @@ enum SQLiteSchema {
             DELETE FROM journal WHERE session_id = old.id;
         END;
         PRAGMA user_version = 2;
+        """
+
+    /// Version 3: each session's row gets its journal window, computed from the entries it has
+    /// (through the index, which is then dropped); the delete trigger leaves the journal alone.
+    private static func migrateToVersion3(_ connection: SQLiteConnection) throws {
+        try connection.execute("ALTER TABLE sessions ADD COLUMN journal BLOB")
+        let entries = try connection.prepare(
+            """
+            SELECT session_id, rowid, revision, length(record) + length(state) FROM journal
+            ORDER BY session_id, revision, rowid
+            """)
+        let store = try connection.prepare("UPDATE sessions SET journal = ?2 WHERE id = ?1")
+        func save(_ id: String, _ window: SQLiteJournalWindow) throws {
+            defer { store.reset() }
+            try store.bind(1, id)
+            try store.bind(2, window.encoded)
+            try store.run()
+        }
+        var current: (id: String, window: SQLiteJournalWindow)?
+        defer { entries.reset() }
+        while try entries.step() {
+            let id = entries.columnText(0)
+            if let (previous, window) = current, previous != id { try save(previous, window) }
+            if current?.id != id { current = (id, SQLiteJournalWindow()) }
+            let item = SQLiteJournalWindow.Item(
+                rowid: entries.columnInt64(1), revision: Int(entries.columnInt64(2)), size: Int(entries.columnInt64(3)))
+            _ = current?.window.append(item, maxEntries: .max, maxBytes: .max)
+        }
+        if let (id, window) = current { try save(id, window) }
+        try connection.execute(version3)
+    }
+
+    private static let version3 = """
+        DROP INDEX journal_by_revision;
+        DROP TRIGGER sessions_after_delete;
+        CREATE TRIGGER sessions_after_delete AFTER DELETE ON sessions BEGIN
+            UPDATE counters SET value = value - 1 WHERE name = 'sessions';
+            DELETE FROM idempotency WHERE session_id = old.id;
+        END;
+        PRAGMA user_version = 3;
         """
 }

@@ -229,12 +229,14 @@ public final class SQLiteStore: SessionStore {
         for statement in statements {
             switch statement {
             case .insert(let session, let journal):
-                guard try writer.insert(session) else { throw StoreError.duplicateID }
-                try append(journal, session.id, writer)
+                let pending = try prepareJournal(journal, session.id, isNew: true, writer)
+                guard try writer.insert(session, journalWindow: pending?.window.encoded) else { throw StoreError.duplicateID }
+                if let pending { try writer.journal.commit(pending) }
             case .save(let session, let expectedRevision, let journal):
-                switch try writer.save(session, expectedRevision: expectedRevision, idempotency: nil) {
+                let pending = try prepareJournal(journal, session.id, writer)
+                switch try writer.save(session, expectedRevision: expectedRevision, idempotency: nil, journalWindow: pending?.window.encoded) {
                 case .saved:
-                    try append(journal, session.id, writer)
+                    if let pending { try writer.journal.commit(pending) }
                     if session.revision != expectedRevision {
                         writer.groupChanges.append((session.id, .saved(revision: session.revision)))
                     }
@@ -269,6 +271,7 @@ public final class SQLiteStore: SessionStore {
     private func commitGroup(_ writer: SQLiteWriter) throws -> [(id: String, change: SessionChange)] {
         guard writer.groupIsOpen else { return [] }
         do {
+            try writer.journal.sweep()
             try writer.commitGroup()
         } catch {
             throw abandonGroup(writer, after: error)
@@ -315,11 +318,15 @@ public final class SQLiteStore: SessionStore {
     /// Rows in the row cache (for tests).
     var cachedRows: Int { rows.count }
 
-    /// Appends a journal entry in the group (the writer lock is held), with the bounds applied.
-    private func append(_ journal: JournalEntry?, _ id: String, _ writer: SQLiteWriter) throws {
-        guard let journal else { return }
-        try writer.journal.append(
-            journal, sessionID: id, maxEntries: configuration.journalEntriesPerSession, maxBytes: configuration.journalBytesPerSession)
+    /// Prepares a journal entry's append in the group (the writer lock is held), with the bounds
+    /// applied: its window goes with the session's row, then `commit` inserts it.
+    private func prepareJournal(
+        _ journal: JournalEntry?, _ id: String, isNew: Bool = false, _ writer: SQLiteWriter
+    ) throws -> SQLiteJournalWriter.Pending? {
+        guard let journal else { return nil }
+        return try writer.journal.prepare(
+            journal, sessionID: id, isNew: isNew,
+            maxEntries: configuration.journalEntriesPerSession, maxBytes: configuration.journalBytesPerSession)
     }
 
     public func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
@@ -344,8 +351,9 @@ public final class SQLiteStore: SessionStore {
                 try expireLocked(writer, now: now)
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
-            guard try writer.insert(session) else { return .duplicate }
-            try append(journal, session.id, writer)
+            let pending = try prepareJournal(journal, session.id, isNew: true, writer)
+            guard try writer.insert(session, journalWindow: pending?.window.encoded) else { return .duplicate }
+            if let pending { try writer.journal.commit(pending) }
             rows.writing(session.id, group: writer.groupGeneration) { row in row = session }
             storedCount.add(1, ordering: .relaxed)
             return .created
@@ -415,10 +423,11 @@ public final class SQLiteStore: SessionStore {
                 // Cached since the check above: statements may have been queued for it since
                 // `write` ran the queue; they go first.
                 if row != nil { try runQueued(writer) }
+                let pending = try prepareJournal(journal, session.id, writer)
                 let outcome = try writer.save(
                     session, expectedRevision: expectedRevision, idempotency: idempotency,
-                    keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession)
-                if outcome == .saved { try append(journal, session.id, writer) }
+                    keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession, journalWindow: pending?.window.encoded)
+                if outcome == .saved, let pending { try writer.journal.commit(pending) }
                 if outcome == .saved, let current = row {
                     var next = session
                     next.lastUsed = max(current.lastUsed, session.lastUsed)
@@ -478,7 +487,7 @@ public final class SQLiteStore: SessionStore {
                 if row != nil { try runQueued(writer) }
                 let outcome = try writer.delete(id: id, expectedRevision: expectedRevision)
                 if case .conflict = outcome { return outcome }
-                writer.journal.forget(id)
+                if outcome == .deleted { writer.journal.forget(id) }
                 row = nil
                 if outcome == .deleted {
                     storedCount.subtract(1, ordering: .relaxed)

@@ -68,17 +68,18 @@ final class SQLiteWriter: @unchecked Sendable {
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(
-            "INSERT INTO sessions (id, token_hash, revision, state, last_used) VALUES (?1, ?2, ?3, ?4, ?5)")
+            "INSERT INTO sessions (id, token_hash, revision, state, last_used, journal) VALUES (?1, ?2, ?3, ?4, ?5, ?7)")
         updateSession = try connection.prepare(
             """
-            UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4, last_used = max(last_used, ?5)
+            UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4, last_used = max(last_used, ?5),
+                journal = coalesce(?7, journal)
             WHERE id = ?1 AND revision = ?6
             """)
         // The same without `last_used` in the SET list, so the `last_used` index is left alone:
         // one page written per commit instead of three.
         updateState = try connection.prepare(
             """
-            UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4
+            UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4, journal = coalesce(?7, journal)
             WHERE id = ?1 AND revision = ?6 AND last_used >= ?5
             """)
         selectRevision = try connection.prepare("SELECT revision FROM sessions WHERE id = ?1")
@@ -122,10 +123,11 @@ final class SQLiteWriter: @unchecked Sendable {
         groupIsOpen = false
     }
 
-    /// Inserts a session; false if the id exists.
-    func insert(_ session: StoredSession) throws -> Bool {
+    /// Inserts a session (with its journal window, if it has one); false if the id exists.
+    func insert(_ session: StoredSession, journalWindow: [UInt8]? = nil) throws -> Bool {
         defer { insertSession.reset() }
         try bindRow(insertSession, session)
+        if let journalWindow { try insertSession.bind(7, journalWindow) }
         let rc = insertSession.stepCode()
         switch rc {
         case SQLITE_DONE: return true
@@ -134,7 +136,8 @@ final class SQLiteWriter: @unchecked Sendable {
         }
     }
 
-    /// Binds a row's columns as parameters 1 to 5 (the insert and both updates number them alike).
+    /// Binds a row's columns as parameters 1 to 5 (the insert and both updates number them alike;
+    /// 7 is the journal window, NULL for none or, in an update, for the one stored).
     private func bindRow(_ statement: SQLiteStatement, _ session: StoredSession) throws {
         try statement.bind(1, session.id)
         try statement.bind(2, session.tokenHash)
@@ -147,9 +150,10 @@ final class SQLiteWriter: @unchecked Sendable {
     /// with `idempotency`, the record too (atomic with the update: both are in the group, and a
     /// failure rolls the whole group back), unless its key holds a record created at or after
     /// `keyCutoff` (then nothing is written), and only the session's `keep` newest records stay.
+    /// A `journalWindow` replaces the stored one in the same `UPDATE`.
     func save(
         _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?,
-        keyCutoff: Int64 = .min, keep: Int = .max
+        keyCutoff: Int64 = .min, keep: Int = .max, journalWindow: [UInt8]? = nil
     ) throws -> SaveOutcome {
         if let idempotency {
             // Checked first but reported after the revision, as the other stores do.
@@ -159,7 +163,7 @@ final class SQLiteWriter: @unchecked Sendable {
                 return current == expectedRevision ? .keyTaken : .conflict(currentRevision: current)
             }
         }
-        let outcome = try update(session, expectedRevision: expectedRevision)
+        let outcome = try update(session, expectedRevision: expectedRevision, journalWindow: journalWindow)
         if outcome == .saved, let idempotency {
             try upsert(idempotency, sessionID: session.id)
             try trim(sessionID: session.id, keep: keep)
@@ -182,13 +186,14 @@ final class SQLiteWriter: @unchecked Sendable {
         try trimIdempotency.run()
     }
 
-    private func update(_ session: StoredSession, expectedRevision: Int) throws -> SaveOutcome {
+    private func update(_ session: StoredSession, expectedRevision: Int, journalWindow: [UInt8]?) throws -> SaveOutcome {
         // Most saves keep `last_used` (callers refresh it at most every ttl/100): try the
         // statement that does not touch the index first. Both number their parameters alike.
         func changedOneRow(_ statement: SQLiteStatement) throws -> Bool {
             defer { statement.reset() }
             try bindRow(statement, session)
             try statement.bind(6, expectedRevision)
+            if let journalWindow { try statement.bind(7, journalWindow) }
             try statement.run()
             return connection.changes == 1
         }

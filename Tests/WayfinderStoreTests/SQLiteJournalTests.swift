@@ -1,0 +1,94 @@
+import Testing
+@testable import WayfinderStore
+
+/// The SQLite journal's layout: no index, each session's row lists its entries, and the sweep
+/// deletes the rows no session lists — so the file holds what the bounds allow, not every entry
+/// ever written.
+@Suite("SQLite journal layout")
+struct SQLiteJournalTests {
+    private static func journalRows(_ path: String) throws -> Int64? {
+        try SQLiteConnection(path: path).queryInt("SELECT count(*) FROM journal")
+    }
+
+    @Test func aWindowSurvivesItsEncodingAndMalformedBytesAreRefused() throws {
+        var window = SQLiteJournalWindow()
+        for (rowid, revision) in [(7, 1), (9, 2), (3, 3), (70_000, 40)] {
+            _ = window.append(.init(rowid: Int64(rowid), revision: revision, size: rowid * 3), maxEntries: 10, maxBytes: .max)
+        }
+        #expect(SQLiteJournalWindow(encoded: window.encoded) == window)
+        #expect(SQLiteJournalWindow(encoded: [])?.items == [])
+        #expect(SQLiteJournalWindow(encoded: [0x80]) == nil)  // a varint cut short
+        #expect(SQLiteJournalWindow(encoded: [2, 1, 1, 2, 0, 1]) == nil)  // a revision that does not grow
+        #expect(SQLiteJournalWindow(encoded: [1, 1, 1]) == nil)  // a rowid below 1
+    }
+
+    @Test func aWindowKeepsTheNewestWithinItsBoundsAndReplacesARevisionWrittenAgain() {
+        var window = SQLiteJournalWindow()
+        for revision in 1...5 {
+            _ = window.append(.init(rowid: Int64(revision), revision: revision, size: 10), maxEntries: 3, maxBytes: .max)
+        }
+        #expect(window.items.map(\.revision) == [3, 4, 5])
+        #expect(window.append(.init(rowid: 6, revision: 4, size: 10), maxEntries: 3, maxBytes: .max) == 2)
+        #expect(window.items.map(\.rowid) == [3, 6])
+        #expect(window.bytes == 20)
+    }
+
+    @Test func theFileKeepsOnlyTheEntriesTheBoundsAllow() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/sessions.sqlite"
+        let store = try SQLiteStore(path: path, configuration: StoreConfiguration(journalEntriesPerSession: 3))
+        let first = try JournalStoreTests.walk(store, to: 40)
+        let second = try JournalStoreTests.walk(store, to: 25)
+        #expect(try store.journal(id: first.id, since: 0).map(\.revision) == [38, 39, 40])
+        #expect(try store.journal(id: second.id, since: 0).map(\.revision) == [23, 24, 25])
+        #expect(try Self.journalRows(path) == 6)
+    }
+
+    @Test func theEntriesOfDeletedAndExpiredSessionsAreSwept() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/sessions.sqlite"
+        let store = try SQLiteStore(path: path, configuration: StoreConfiguration(ttlMillis: 1_000))
+        let deleted = try JournalStoreTests.walk(store, to: 5)
+        _ = try JournalStoreTests.walk(store, to: 4)
+        #expect(try Self.journalRows(path) == 9)
+        #expect(try store.delete(id: deleted.id))
+        #expect(try Self.journalRows(path) == 4)
+        #expect(try store.expire(now: Fixture.t0 + 1_001) == 1)
+        #expect(try Self.journalRows(path) == 0)
+    }
+
+    @Test func aVersion2FileIsMigratedWithItsJournal() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/sessions.sqlite"
+        let session = Fixture.session()
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute(SQLiteSchema.version1)
+            try connection.execute(SQLiteSchema.version2)
+            try connection.execute(
+                """
+                INSERT INTO sessions (id, token_hash, revision, state, last_used) VALUES ('\(session.id)', x'00', 3, x'00', \(Fixture.t0));
+                INSERT INTO sessions (id, token_hash, revision, state, last_used) VALUES ('other', x'00', 1, x'00', \(Fixture.t0));
+                INSERT INTO journal (session_id, revision, record, state) VALUES ('\(session.id)', 2, x'02', x'');
+                INSERT INTO journal (session_id, revision, record, state) VALUES ('other', 1, x'01', x'aa');
+                INSERT INTO journal (session_id, revision, record, state) VALUES ('\(session.id)', 3, x'03', x'');
+                INSERT INTO journal (session_id, revision, record, state) VALUES ('\(session.id)', 1, x'01', x'bb');
+                """)
+        }
+        let store = try SQLiteStore(path: path, configuration: StoreConfiguration(journalEntriesPerSession: 3))
+        #expect(try store.journal(id: session.id, since: 0) == [
+            JournalEntry(revision: 1, record: [1], state: [0xbb]),
+            JournalEntry(revision: 2, record: [2], state: []),
+            JournalEntry(revision: 3, record: [3], state: []),
+        ])
+        #expect(try store.journal(id: "other", since: 0) == [JournalEntry(revision: 1, record: [1], state: [0xaa])])
+        // Appending after the migration applies the bound to the migrated entries too.
+        var next = session
+        next.revision = 4
+        try store.save(next, expectedRevision: 3, idempotency: nil, journal: JournalStoreTests.entry(4))
+        #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [2, 3, 4])
+        #expect(try SQLiteConnection(path: path).queryInt("PRAGMA user_version") == 3)
+        #expect(try store.delete(id: "other"))
+        #expect(try store.journal(id: "other", since: 0) == [])
+    }
+}
