@@ -5,30 +5,29 @@ extension WayfinderAPI {
     /// `{"state": …, "transitions": […]}`, with the state's rendering and render memo (not
     /// remembered: the revision may not be stored). For a client that does not render
     /// everything, the state is rendered for it with a memo of its own, and neither is returned.
+    /// `transitions`: `outcome`'s transitions as ``JournalRecord/transitionsJSON(_:)`` writes them.
     func actionBody(
-        _ outcome: Outcome, memo: RenderMemo, for client: ClientComponents? = nil
+        _ outcome: Outcome, transitions: [UInt8], memo: RenderMemo, for client: ClientComponents? = nil
     ) -> (body: [UInt8], rendered: [UInt8]?, memo: RenderMemo?) {
         if let client {
-            return (actionBody(render(outcome.state, for: client), outcome.transitions), nil, nil)
+            return (actionBody(render(outcome.state, for: client), transitions), nil, nil)
         }
         var memo = memo
         let rendered = engine.renderJSON(outcome.state, memo: &memo)
-        return (actionBody(rendered, outcome.transitions), rendered, memo)
+        return (actionBody(rendered, transitions), rendered, memo)
     }
 
-    /// `{"state": rendered, "transitions": […]}`.
-    private func actionBody(_ rendered: [UInt8], _ transitions: [Transition]) -> [UInt8] {
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
-        w.key("transitions"); w.beginArray(); for transition in transitions { transition.write(to: &w) }; w.endArray()
-        w.endObject()
-        let prefix = #"{"state":"#.utf8
+    /// `{"state": rendered, "transitions": transitions}` (`transitions`: the JSON array of
+    /// ``JournalRecord/transitionsJSON(_:)``, which the journal entry shares).
+    private func actionBody(_ rendered: [UInt8], _ transitions: [UInt8]) -> [UInt8] {
+        let prefix = #"{"state":"#.utf8, member = #","transitions":"#.utf8
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(prefix.count + rendered.count + w.bytes.count)  // one buffer, no regrowth
+        bytes.reserveCapacity(prefix.count + rendered.count + member.count + transitions.count + 1)  // one buffer, no regrowth
         bytes.append(contentsOf: prefix)
         bytes.append(contentsOf: rendered)
-        bytes.append(UInt8(ascii: ","))
-        bytes.append(contentsOf: w.bytes.dropFirst())
+        bytes.append(contentsOf: member)
+        bytes.append(contentsOf: transitions)
+        bytes.append(UInt8(ascii: "}"))
         return bytes
     }
 }

@@ -8,12 +8,16 @@ import WayfinderStore
 extension WayfinderAPI {
     /// The entry recording `outcome` (made by `actions`), or nil if the journal is off. It keeps
     /// the state only where ``JournalRecord/keepsState(revision:actions:secrets:)`` says so.
-    func journalEntry(_ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], time: Int64, requestID: String?) -> JournalEntry? {
+    /// `transitions` is `outcome`'s transitions as the answer writes them, if it has them already.
+    func journalEntry(
+        _ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], transitions: [UInt8]? = nil, time: Int64, requestID: String?
+    ) -> JournalEntry? {
         guard configuration.journal, !actions.isEmpty else { return nil }
         let revision = outcome.state.revision
         let record = JournalRecord.encode(
-            revision: revision, time: time, requestID: requestID, actions: actions, transitions: outcome.transitions,
-            state: outcome.state, stateBytes: stateBytes, redacting: secrets)
+            revision: revision, time: time, requestID: requestID, actions: actions,
+            transitions: transitions ?? JournalRecord.transitionsJSON(outcome.transitions), state: outcome.state,
+            stateBytes: stateBytes, redacting: secrets)
         // The state's own buffer: the memory store keeps one copy for the session and its entry.
         let keeps = JournalRecord.keepsState(revision: revision, actions: actions, secrets: secrets, interval: configuration.journalStateInterval)
         let kept = keeps ? stateBytes : []

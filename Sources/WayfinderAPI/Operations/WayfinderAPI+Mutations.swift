@@ -226,8 +226,9 @@ extension WayfinderAPI {
         for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
+        let transitions = JournalRecord.transitionsJSON(outcome.transitions)  // for the answer and the journal
         guard outcome.changed || key != nil else {
-            let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo, for: client)
+            let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
             return then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
         }
@@ -244,12 +245,12 @@ extension WayfinderAPI {
                 next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
                 try checkSize(next.state)
                 cache.putStoredMemo(cacheKey, codecMemo)
-                entry = journalEntry(journal, outcome, stateBytes: next.state, time: now, requestID: requestID)
+                entry = journalEntry(journal, outcome, stateBytes: next.state, transitions: transitions, time: now, requestID: requestID)
             } catch {
                 return then(.failure(error))
             }
         }
-        let (bytes, rendered, renderedMemo) = actionBody(outcome, memo: memo, for: client)
+        let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
         let record = key.map { key in
             IdempotencyRecord(
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,

@@ -80,6 +80,16 @@ public enum JournalAction: Sendable, Hashable {
         w.endObject()
     }
 
+    /// Writes the action as ``write(to:redacting:)`` does, into a journal entry: a route, the
+    /// action of almost every entry, with literal keys; any other through a ``JSONWriter``.
+    func write(to out: inout RecordWriter, redacting secrets: SecretParams) {
+        guard case .action(.trigger(let route)) = self else { return out.json { write(to: &$0, redacting: secrets) } }
+        out.literal(#"{"kind":"route","route":"#); out.string(route.name)
+        out.literal(#","params":"#)
+        if route.params.isEmpty { out.literal("{}") } else { out.json { $0.value(.object(secrets.redact(route))) } }
+        out.literal("}")
+    }
+
     /// Reads an action written by ``write(to:redacting:)``.
     /// - Throws: ``JournalError/malformed(_:)`` naming what is missing or wrong.
     public init(json: JSONValue) throws(JournalError) {

@@ -42,7 +42,7 @@ public struct JournalRecord: Sendable, Hashable {
         return actions.contains { action in
             switch action {
             case .start, .rewind, .migration: true
-            case .action(.trigger(let route)): secrets.redact(route) != route.params
+            case .action(.trigger(let route)): secrets.redacts(route)
             default: false
             }
         }
@@ -64,27 +64,41 @@ public struct JournalRecord: Sendable, Hashable {
     }
 
     /// The entry's bytes without its state, for a store; `stateBytes` is `state` as stored
-    /// (``StateCodec``), of which the entry keeps the digest. Secret route params are redacted.
+    /// (``StateCodec``), of which the entry keeps the digest; `transitions` is the JSON array the
+    /// revision's answer carried (``transitionsJSON(_:)``), copied as it is. Secret route params
+    /// are redacted.
     public static func encode(
-        revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], state: SessionState,
+        revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [UInt8], state: SessionState,
         stateBytes: [UInt8], redacting secrets: SecretParams
     ) -> [UInt8] {
-        var w = JSONWriter(capacity: stateBytes.count + 512)
-        w.beginObject()
-        w.key("revision"); w.int(revision)
-        w.key("time"); w.int(Int(time))
-        if let requestID { w.key("requestId"); w.string(requestID) }
-        w.key("actions"); w.beginArray()
-        for action in actions { action.write(to: &w, redacting: secrets) }
-        w.endArray()
-        w.key("transitions"); w.beginArray()
+        // Sized for a usual entry (about 250 bytes) so that the store keeps no slack per entry.
+        var out = RecordWriter(capacity: 224 + transitions.count)
+        out.literal(#"{"revision":"#); out.int(revision)
+        out.literal(#","time":"#); out.int(Int(time))
+        if let requestID { out.literal(#","requestId":"#); out.string(requestID) }
+        out.literal(#","actions":["#)
+        for (index, action) in actions.enumerated() {
+            if index > 0 { out.literal(",") }
+            action.write(to: &out, redacting: secrets)
+        }
+        out.literal("]")
+        out.literal(#","transitions":"#); out.bytes.append(contentsOf: transitions)
+        out.literal(#","screens":["#)
+        for (index, screen) in state.navigation.visibleScreens.enumerated() {
+            if index > 0 { out.literal(",") }
+            out.string(screen.name)
+        }
+        out.literal(#"],"digest":""#); out.hex(StateDigest.hash(stateBytes))
+        out.literal(#""}"#)
+        return out.bytes
+    }
+
+    /// `transitions` as a JSON array: written once per revision for both its answer and its entry.
+    public static func transitionsJSON(_ transitions: [Transition]) -> [UInt8] {
+        var w = JSONWriter(capacity: 16 + 72 * transitions.count)
+        w.beginArray()
         for transition in transitions { transition.write(to: &w) }
         w.endArray()
-        w.key("screens"); w.beginArray()
-        for screen in state.navigation.visibleScreens { w.string(screen.name) }
-        w.endArray()
-        w.key("digest"); w.string(StateDigest.of(stateBytes))
-        w.endObject()
         return w.bytes
     }
 

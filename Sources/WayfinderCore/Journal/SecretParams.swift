@@ -26,9 +26,18 @@ public struct SecretParams: Sendable, Hashable {
 
     /// `route`'s params with each secret one (that is present) replaced by ``JournalAction/redacted``.
     public func redact(_ route: RouteRequest) -> JSONObject {
-        guard let names = byRoute[route.name] else { return route.params }
+        guard !route.params.isEmpty, let names = byRoute[route.name] else { return route.params }
         var params = route.params
         for name in names where params[name] != nil && params[name] != .null { params[name] = .string(JournalAction.redacted) }
         return params
+    }
+
+    /// Whether ``redact(_:)`` changes any of `route`'s params (without building the redacted copy).
+    public func redacts(_ route: RouteRequest) -> Bool {
+        guard !route.params.isEmpty, let names = byRoute[route.name] else { return false }
+        return names.contains { name in
+            guard let value = route.params[name] else { return false }
+            return value != .null && value != .string(JournalAction.redacted)
+        }
     }
 }
