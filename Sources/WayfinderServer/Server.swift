@@ -138,7 +138,13 @@ public struct Server: Sendable {
             if settings.store == "memory" {
                 store = MemoryStore(configuration: storeConfiguration)
             } else if settings.store.hasPrefix("redis://") || settings.store.hasPrefix("redis+cluster://") {
-                store = try RedisStore(url: settings.store, configuration: storeConfiguration, waitReplicas: settings.redisWaitReplicas)
+                let redis = try RedisStore(url: settings.store, configuration: storeConfiguration, waitReplicas: settings.redisWaitReplicas)
+                // Serve once other instances' changes arrive (event streams opened before would
+                // catch up anyway); a Redis that is away is reported by requests, as 503.
+                if !redis.waitUntilReceivingChanges(timeout: .seconds(3)) {
+                    logger.log(.warn, "redis_changes_not_subscribed", [("waitedMillis", .int(3_000))])
+                }
+                store = redis
             } else {
                 store = try SQLiteStore(
                     path: String(settings.store.dropFirst("sqlite:".count)), configuration: storeConfiguration, shared: settings.sqliteShared)

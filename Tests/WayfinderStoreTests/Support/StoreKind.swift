@@ -26,10 +26,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .redis:
             let server = try RedisServer.shared.get()
             let store = try RedisStore(url: server.url(database: RedisServer.freshDatabase()), configuration: configuration)
+            // Subscribed before the test watches a session, so no catch-up (a revision the
+            // subscriber may already have) is published into the changes the test asserts.
+            _ = store.waitUntilReceivingChanges(timeout: .seconds(10))
             return StoreUnderTest(store: store, directory: nil)
         case .redisCluster:
             let cluster = try RedisCluster.shared.get()
             let store = try RedisStore(url: cluster.url, configuration: configuration, keyPrefix: "t-\(UUID().uuidString):")
+            _ = store.waitUntilReceivingChanges(timeout: .seconds(10))
             return StoreUnderTest(store: store, directory: nil)
         }
     }
