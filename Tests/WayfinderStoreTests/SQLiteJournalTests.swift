@@ -41,7 +41,8 @@ struct SQLiteJournalTests {
         let second = try JournalStoreTests.walk(store, to: 25)
         #expect(try store.journal(id: first.id, since: 0).map(\.revision) == [38, 39, 40])
         #expect(try store.journal(id: second.id, since: 0).map(\.revision) == [23, 24, 25])
-        #expect(try Self.journalRows(path) == 6)
+        // 65 entries appended, 6 kept: what waits for the sweep stays a few rows, not the 59 dropped.
+        #expect(try Self.journalRows(path)! <= 10)
     }
 
     @Test func theEntriesOfDeletedAndExpiredSessionsAreSwept() throws {

@@ -12,10 +12,11 @@ import CSQLite
 /// file; the window rides in the page the save writes anyway.
 ///
 /// Entries that leave a window (the bounds, a deleted or expired session) stay in the table until
-/// ``sweep()`` — run once per group — deletes them, walking the table in rowid order, a few rows
-/// per entry appended, from where it stopped: the oldest entries sit together at the front, so
-/// once sessions reach their bounds the sweep deletes runs of neighbours rather than one row per
-/// page. It only walks while entries are known (or, after opening, suspected) to be waiting.
+/// ``sweep()`` — run once per group — deletes them, walking the table in rowid order from where it
+/// stopped, two rows per entry that left (two per entry appended while, after opening, it is not
+/// known whether any wait): the oldest entries sit together at the front, so once sessions reach
+/// their bounds the sweep deletes runs of neighbours, each run with one statement, rather than
+/// one row per page.
 ///
 /// Windows are remembered after their first use (at most `windowCapacity` sessions; none for a
 /// file other processes write too) and forgotten whenever a group rolls back or sessions expire,
@@ -37,7 +38,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     private let selectNextRowid: SQLiteStatement
     private let insert: SQLiteStatement
     private let selectAfter: SQLiteStatement
-    private let deleteRow: SQLiteStatement
+    private let deleteRange: SQLiteStatement
     private var windows: [String: SQLiteJournalWindow] = [:]
     private let windowCapacity: Int
     /// The rowid the next entry gets (nil: read it from the file first).
@@ -59,7 +60,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         insert = try connection.prepare(
             "INSERT INTO journal (rowid, session_id, revision, record, state) VALUES (?1, ?2, ?3, ?4, ?5)")
         selectAfter = try connection.prepare("SELECT rowid, session_id FROM journal WHERE rowid > ?1 ORDER BY rowid LIMIT ?2")
-        deleteRow = try connection.prepare("DELETE FROM journal WHERE rowid = ?1")
+        deleteRange = try connection.prepare("DELETE FROM journal WHERE rowid BETWEEN ?1 AND ?2")
     }
 
     /// The window `sessionID` gets with `entry` appended and the bounds applied (the session's
@@ -84,7 +85,9 @@ final class SQLiteJournalWriter: @unchecked Sendable {
             try insert.run()
         }
         nextRowid = windowCapacity > 0 ? pending.rowid + 1 : nil
-        sweepBudget = min(sweepBudget + 2, Self.maxSweep)
+        // While it is not known whether entries wait (after opening), the sweep walks faster
+        // than the table grows, so its pass ends; otherwise it walks for the entries dropped.
+        if waiting == Int.max { sweepBudget = min(sweepBudget + 2, Self.maxSweep) }
         if pending.dropped > 0 { noteLeft(pending.dropped) }
         guard windowCapacity > 0 else { return }
         if windows.count >= windowCapacity { windows.removeAll(keepingCapacity: true) }
@@ -92,43 +95,69 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     }
 
     /// Deletes up to this group's share of rows no window keeps, walking on from where the last
-    /// sweep stopped (and from the start again at the end).
+    /// sweep stopped (and from the start again at the end, within the same share).
     func sweep() throws {
         guard waiting > 0 else {
             sweepBudget = 0
             return
         }
-        guard sweepBudget > 0 else { return }
-        let budget = min(sweepBudget + 16, Self.maxSweep)
+        var remaining = min(sweepBudget, Self.maxSweep)
         sweepBudget = 0
-        var rows: [(rowid: Int64, sessionID: String)] = []
-        do {
-            defer { selectAfter.reset() }
-            try selectAfter.bind(1, sweepCursor)
-            try selectAfter.bind(2, budget)
-            while try selectAfter.step() { rows.append((selectAfter.columnInt64(0), selectAfter.columnText(1))) }
-        }
-        var deleted = 0
-        for row in rows {
-            let window = try windows[row.sessionID] ?? read(row.sessionID)
-            if window?.keeps(rowid: row.rowid) == true { continue }
-            defer { deleteRow.reset() }
-            try deleteRow.bind(1, row.rowid)
-            try deleteRow.run()
-            deleted += 1
-        }
-        if deleted > 0 {
-            sweepPassDeleted = true
-            if waiting != Int.max { waiting = max(0, waiting - deleted) }
-        }
-        if rows.count < budget {
+        var wrapped = false
+        while remaining > 0 {
+            let rows = try rows(after: sweepCursor, limit: remaining)
+            remaining -= rows.count
+            let deleted = try deleteUnlisted(rows)
+            if deleted > 0 {
+                sweepPassDeleted = true
+                if waiting != Int.max { waiting = max(0, waiting - deleted) }
+            }
+            if remaining == 0, let last = rows.last {
+                sweepCursor = last.rowid
+                break
+            }
             // The end of the table: a whole pass that deleted nothing proves nothing waits.
             if !sweepPassDeleted { waiting = 0 }
             sweepCursor = 0
             sweepPassDeleted = false
-        } else if let last = rows.last {
-            sweepCursor = last.rowid
+            if wrapped || waiting == 0 { break }
+            wrapped = true
         }
+    }
+
+    private func rows(after cursor: Int64, limit: Int) throws -> [(rowid: Int64, sessionID: String)] {
+        defer { selectAfter.reset() }
+        try selectAfter.bind(1, cursor)
+        try selectAfter.bind(2, limit)
+        var rows: [(rowid: Int64, sessionID: String)] = []
+        while try selectAfter.step() { rows.append((selectAfter.columnInt64(0), selectAfter.columnText(1))) }
+        return rows
+    }
+
+    /// Deletes the rows (neighbours in rowid order) that no window lists, a run of them with one
+    /// range `DELETE`; returns how many.
+    private func deleteUnlisted(_ rows: [(rowid: Int64, sessionID: String)]) throws -> Int {
+        var deleted = 0
+        var run: (first: Int64, last: Int64)?
+        func flush() throws {
+            guard let (first, last) = run else { return }
+            defer { deleteRange.reset() }
+            try deleteRange.bind(1, first)
+            try deleteRange.bind(2, last)
+            try deleteRange.run()
+            run = nil
+        }
+        for row in rows {
+            let window = try windows[row.sessionID] ?? read(row.sessionID)
+            if window?.keeps(rowid: row.rowid) == true {
+                try flush()
+                continue
+            }
+            run = (run?.first ?? row.rowid, row.rowid)
+            deleted += 1
+        }
+        try flush()
+        return deleted
     }
 
     /// Notes that a session's entries left the journal (the session was deleted).
