@@ -10,14 +10,69 @@
 /// sessions found in the same slot's index) are in the same slot. `expire` and `count` run once
 /// per node over the index keys of the slots it serves (a single Redis: the one pair).
 ///
-/// Scripts are sent with `EVALSHA`; the first call, and a call answered `NOSCRIPT` (Redis
-/// restarted, or another node), sends the source with `EVAL`, which loads it.
-/// Every script's `ARGV[1]` is the key prefix.
+/// What is the same for every call of a store (key prefix, channel, origin, TTLs, bounds) is
+/// written into the source (`Constants`), so a call sends, and Redis turns into Lua strings, only
+/// what varies; each store's scripts thus have their own digests. Scripts are sent with
+/// `EVALSHA`; the first call, and a call answered `NOSCRIPT` (Redis restarted, or another node),
+/// sends the source with `EVAL`, which loads it.
 enum RedisScript: Int, CaseIterable, Sendable {
     case create, save, touch, delete, expire, idempotencyRecord, count, pendingEffects
 
+    /// The values a store's scripts hold as Lua constants.
+    struct Constants: Sendable {
+        /// The start of every key name.
+        var prefix: String
+        /// The change feed's channel and this instance's name in its messages.
+        var channel: String, origin: String
+        /// The Redis TTL (ms) of a session's keys and of an idempotency record.
+        var sessionKeyTTL: Int64, recordKeyTTL: Int64
+        /// The bounds of a session's journal and how many idempotency records it keeps.
+        var journalEntries: Int, journalBytes: Int, recordsKept: Int
+        /// Whether the store is a cluster: then `save` is given its slot's index keys in `KEYS`;
+        /// a single Redis has one triple, named in the source.
+        var isCluster: Bool
+    }
+
+    /// Every script's source for a store with `constants`, in `allCases` order.
+    static func sources(_ constants: Constants) -> [String] {
+        let c = constants
+        let indexes = c.isCluster ? "KEYS[2], KEYS[3], KEYS[4]" : [c.prefix + "live", c.prefix + "irec", c.prefix + "fx"].map(literal).joined(separator: ", ")
+        let prelude = """
+            local P, CHANNEL, ORIGIN = \(literal(c.prefix)), \(literal(c.channel)), \(literal(c.origin))
+            local KEY_TTL, RECORD_TTL = '\(c.sessionKeyTTL)', '\(c.recordKeyTTL)'
+            local JOURNAL_ENTRIES, JOURNAL_BYTES, RECORDS_KEPT = \(c.journalEntries), \(c.journalBytes), \(c.recordsKept)
+            """
+        return allCases.map { script in
+            var used = script.body
+            var chosen: [String] = []
+            for helper in helpers.reversed() where used.contains(helper.name + "(") {
+                chosen.append(helper.source)
+                used += helper.source
+            }
+            let locals = script == .save ? [prelude, "local LIVE, IREC, FX = " + indexes] : [prelude]
+            return (locals + chosen.reversed() + [script.body]).joined(separator: "\n")
+        }
+    }
+
+    /// `text` as a Lua string literal (every byte but letters, digits and `:_-.` escaped).
+    static func literal(_ text: String) -> String {
+        var out = "'"
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = String(byte)  // `\ddd`: three digits, so a digit after it is not read into it
+                out += "\\" + String(repeating: "0", count: 3 - digits.count) + digits
+            }
+        }
+        return out + "'"
+    }
+
     /// Helpers shared by the scripts, in order (a helper uses only those before it). A script
-    /// defines only those it uses: each is a closure made at every call.
+    /// defines only those it uses: each is a closure made at every call, so the hot path
+    /// (`save`) uses one only for its journal.
     private static let helpers: [(name: String, source: String)] = [
         ("skey", #"local function skey(id) return P .. 's:{' .. id .. '}' end"#),
         ("ikey", #"local function ikey(id) return P .. 'ik:{' .. id .. '}' end"#),
@@ -26,8 +81,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
         ("notify", #"""
         -- Publishes a change of session `id` if some instance watches it (has event streams or
         -- long polls on it: `wf:w:{id}` exists), so unwatched changes cost no message.
-        local function notify(channel, id, message)
-          if redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then redis.call('PUBLISH', channel, message) end
+        local function notify(id, message)
+          if redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then redis.call('PUBLISH', CHANNEL, message) end
         end
         """#),
         ("indexes", #"""
@@ -68,71 +123,46 @@ enum RedisScript: Int, CaseIterable, Sendable {
           return existed
         end
         """#),
-        ("entrySize", #"""
-        -- The bytes of record and state of a journal entry.
-        local function entrySize(entry)
-          local first = string.find(entry, ' ', 1, true)
-          return #entry - string.find(entry, ' ', first + 1, true)
-        end
-        """#),
         ("journal", #"""
-        -- Appends ARGV[at] ('<revision> <record length> <record><state>', ARGV[at + 1] bytes of record
-        -- and state) to session `id`'s journal (a list in its slot), then drops the oldest while
-        -- more than ARGV[at + 2] are kept or they hold more than ARGV[at + 3] bytes of record and
-        -- state (never the newest). `jb` is the hash's byte count before; returns it after (the
-        -- caller writes it with the hash), or nil without an entry. The list's Redis TTL is set
-        -- when `refresh` (the session's moves) or when the list is new.
-        local function journal(id, at, jb, refresh, ttl)
-          local entry = ARGV[at]
+        -- Appends `entry` ('<revision> <record length> <record><state>', `size` bytes of record and
+        -- state; none if empty) to session `id`'s journal (a list in its slot), then drops the
+        -- oldest while more than JOURNAL_ENTRIES are kept or they hold more than JOURNAL_BYTES
+        -- bytes of record and state (never the newest). `jb` is the hash's byte count before;
+        -- returns it after (the caller writes it with the hash), or nil without an entry. The
+        -- list's Redis TTL is set when `refresh` (the session's `used` moves) or when it is new.
+        local function journal(id, entry, size, jb, refresh)
           if not entry or entry == '' then return nil end
-          local key = jkey(id)
-          local bytes = tonumber(jb or '0') + tonumber(ARGV[at + 1])
+          local key = P .. 'j:{' .. id .. '}'
+          local bytes = (jb or 0) + size
           local count = redis.call('RPUSH', key, entry)
-          local maxEntries, maxBytes = tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3])
-          while count > 1 and (count > maxEntries or bytes > maxBytes) do
-            bytes = bytes - entrySize(redis.call('LPOP', key))
+          while count > 1 and (count > JOURNAL_ENTRIES or bytes > JOURNAL_BYTES) do
+            local old = redis.call('LPOP', key)
+            bytes = bytes - #old + string.find(old, ' ', string.find(old, ' ', 1, true) + 1, true)
             count = count - 1
           end
-          if refresh or count == 1 then redis.call('PEXPIRE', key, ttl) end
+          if refresh or count == 1 then redis.call('PEXPIRE', key, KEY_TTL) end
           return bytes
         end
         """#),
     ]
 
-    /// Each script's source, its helpers first (`source`).
-    private static let sources: [String] = allCases.map { script in
-        var used = script.body
-        var chosen: [String] = []
-        for helper in helpers.reversed() where used.contains(helper.name + "(") {
-            chosen.append(helper.source)
-            used += helper.source
-        }
-        return (["local P = ARGV[1]"] + chosen.reversed() + [script.body]).joined(separator: "\n")
-    }
-
-    /// The script's Lua source.
-    var source: String {
-        Self.sources[rawValue]
-    }
-
     private var body: String {
         switch self {
         case .create:
             // KEYS: session, key index, live, irec, fx
-            // ARGV: prefix, id, rev, token, state, used, keyTTL, max (-1: unchecked), cutoff, channel, origin, reclaimLimit,
-            //       fx ('1' if the state may hold pending effects, else '0')
-            //       [, journal entry, its size, journal entries, journal bytes]
+            // ARGV: id, rev, token, state, used, max (-1: unchecked), cutoff, reclaimLimit,
+            //       fx ('1' if the state may hold pending effects, else '0') [, journal entry, its size]
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
-                local id = ARGV[2]
+                local id = ARGV[1]
                 if redis.call('EXISTS', KEYS[1]) == 1 then return {'dup'} end
                 purge(id, KEYS[3], KEYS[4], KEYS[5]) -- leftovers of an earlier session with this id whose hash expired by TTL
                 local reply = {'ok'}
-                local max = tonumber(ARGV[8])
+                local max = tonumber(ARGV[6])
                 if max >= 0 and redis.call('ZCARD', KEYS[3]) >= max then
-                  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[9], 'LIMIT', 0, tonumber(ARGV[12]))
+                  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[7], 'LIMIT', 0, tonumber(ARGV[8]))
                   for _, old in ipairs(expired) do
-                    notify(ARGV[10], old, old .. ' deleted ' .. ARGV[11])
+                    notify(old, old .. ' deleted ' .. ORIGIN)
                     purge(old, KEYS[3], KEYS[4], KEYS[5])
                     reply[#reply + 1] = old
                   end
@@ -141,117 +171,118 @@ enum RedisScript: Int, CaseIterable, Sendable {
                     return reply
                   end
                 end
-                local fx = ARGV[13]
-                local jb = journal(id, 14, nil, true, ARGV[7])
+                local fx = ARGV[9]
+                local jb = journal(id, ARGV[10], ARGV[11], nil, true)
                 if jb then
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx, 'jb', jb)
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5], 'fx', fx, 'jb', jb)
                 else
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5], 'fx', fx)
                 end
                 noteEffects(KEYS[5], id, '0', fx)
-                redis.call('PEXPIRE', KEYS[1], ARGV[7])
-                redis.call('ZADD', KEYS[3], ARGV[6], id)
+                redis.call('PEXPIRE', KEYS[1], KEY_TTL)
+                redis.call('ZADD', KEYS[3], ARGV[5], id)
                 return reply
                 """#
         case .save:
-            // KEYS: session, key index, live, irec, fx [, record]
-            // ARGV: prefix, id, expected, rev, token, state, used, keyTTL, channel, origin, fx ('1' if the
-            //       state may hold pending effects, else '0')
-            //       [, journal entry, its size, journal entries, journal bytes
-            //        [, key, record, createdAt, recordTTL, keyCutoff, keep]]
+            // KEYS: session [, live, irec, fx (a cluster: its slot's)] [, record]
+            // ARGV: id, expected, rev, token, state, used, fx ('1' if the state may hold pending
+            //       effects, else '0') [, journal entry, its size [, key, record, createdAt, keyCutoff]]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
             // An empty entry stands for none (an idempotency record without a journal entry).
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
-            // After adding a record, only the session's `keep` newest stay.
+            // After adding a record, only the session's RECORDS_KEPT newest stay.
             // `used` only moves forward; when it does not move (most saves: the API moves it at
             // most every touch interval), neither do the keys' Redis TTLs nor the index entry.
-            // The hash is written once, with the journal's byte count.
+            // Numbers are compared by arithmetic, which converts each string once (`tonumber`
+            // converts twice).
             return #"""
-                local id = ARGV[2]
+                local id = ARGV[1]
                 local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx', 'jb')
                 if not current[1] then return {'notfound'} end
-                if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
-                local hasKey = ARGV[16] and ARGV[16] ~= ''
-                if hasKey then
-                  local created = redis.call('ZSCORE', KEYS[2], ARGV[16])
-                  if created and tonumber(created) >= tonumber(ARGV[20]) then return {'keytaken'} end
+                if current[1] ~= ARGV[2] then return {'conflict', current[1]} end
+                local key = ARGV[10]
+                if key then
+                  local created = redis.call('ZSCORE', P .. 'ik:{' .. id .. '}', key)
+                  if created and created - ARGV[13] >= 0 then return {'keytaken'} end
                 end
-                local fx = ARGV[11]
-                noteEffects(KEYS[5], id, current[3], fx)
-                local moved = tonumber(current[2]) < tonumber(ARGV[7])
-                local jb = journal(id, 12, current[4], moved, ARGV[8]) or current[4]
-                local fields = {'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx}
-                if jb then fields[#fields + 1] = 'jb'; fields[#fields + 1] = jb end
-                if moved then
-                  fields[#fields + 1] = 'used'; fields[#fields + 1] = ARGV[7]
-                  redis.call('HSET', KEYS[1], unpack(fields))
-                  redis.call('PEXPIRE', KEYS[1], ARGV[8])
-                  redis.call('PEXPIRE', KEYS[2], ARGV[8])
-                  redis.call('ZADD', KEYS[3], ARGV[7], id)
+                local fx = ARGV[7]
+                if fx ~= (current[3] or '0') then
+                  if fx == '1' then redis.call('SADD', FX, id) else redis.call('SREM', FX, id) end
+                end
+                local moved = current[2] - ARGV[6] < 0
+                local jb = journal(id, ARGV[8], ARGV[9], current[4], moved) or current[4]
+                if jb then
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'fx', fx, 'jb', jb)
                 else
-                  redis.call('HSET', KEYS[1], unpack(fields))
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'fx', fx)
                 end
-                if hasKey then
-                  redis.call('SET', KEYS[6], ARGV[17], 'PX', ARGV[19])
-                  redis.call('ZADD', KEYS[2], ARGV[18], ARGV[16])
-                  redis.call('ZADD', KEYS[4], ARGV[18], id .. '\n' .. ARGV[16])
-                  local extra = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[21])
+                if moved then
+                  redis.call('HSET', KEYS[1], 'used', ARGV[6])
+                  redis.call('PEXPIRE', KEYS[1], KEY_TTL)
+                  redis.call('PEXPIRE', P .. 'ik:{' .. id .. '}', KEY_TTL)
+                  redis.call('ZADD', LIVE, ARGV[6], id)
+                end
+                if key then
+                  local index = P .. 'ik:{' .. id .. '}'
+                  redis.call('SET', KEYS[#KEYS], ARGV[11], 'PX', RECORD_TTL)
+                  redis.call('ZADD', index, ARGV[12], key)
+                  redis.call('ZADD', IREC, ARGV[12], id .. '\n' .. key)
+                  local extra = redis.call('ZCARD', index) - RECORDS_KEPT
                   if extra > 0 then
-                    for _, old in ipairs(redis.call('ZRANGE', KEYS[2], 0, extra - 1)) do
-                      redis.call('DEL', rkey(id, old))
-                      redis.call('ZREM', KEYS[4], id .. '\n' .. old)
-                      redis.call('ZREM', KEYS[2], old)
+                    for _, old in ipairs(redis.call('ZRANGE', index, 0, extra - 1)) do
+                      redis.call('DEL', P .. 'i:{' .. id .. '}:' .. old)
+                      redis.call('ZREM', IREC, id .. '\n' .. old)
+                      redis.call('ZREM', index, old)
                     end
                   end
-                  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+                  redis.call('PEXPIRE', index, KEY_TTL)
                 end
-                if ARGV[4] ~= ARGV[3] then
-                  notify(ARGV[9], id, id .. ' saved ' .. ARGV[4] .. ' ' .. ARGV[10])
+                if ARGV[3] ~= ARGV[2] and redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then
+                  redis.call('PUBLISH', CHANNEL, id .. ' saved ' .. ARGV[3] .. ' ' .. ORIGIN)
                 end
                 return {'ok'}
                 """#
         case .touch:
-            // KEYS: session, key index, live. ARGV: prefix, id, now, keyTTL -> 1 | 0 (absent)
+            // KEYS: session, key index, live. ARGV: id, now -> 1 | 0 (absent)
             return #"""
                 local used = redis.call('HGET', KEYS[1], 'used')
                 if not used then return 0 end
-                if tonumber(used) < tonumber(ARGV[3]) then
-                  redis.call('HSET', KEYS[1], 'used', ARGV[3])
-                  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+                if tonumber(used) < tonumber(ARGV[2]) then
+                  redis.call('HSET', KEYS[1], 'used', ARGV[2])
+                  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
                 end
-                redis.call('PEXPIRE', KEYS[1], ARGV[4])
-                redis.call('PEXPIRE', KEYS[2], ARGV[4])
-                redis.call('PEXPIRE', jkey(ARGV[2]), ARGV[4])
+                redis.call('PEXPIRE', KEYS[1], KEY_TTL)
+                redis.call('PEXPIRE', KEYS[2], KEY_TTL)
+                redis.call('PEXPIRE', jkey(ARGV[1]), KEY_TTL)
                 return 1
                 """#
         case .delete:
-            // KEYS: session, key index, live, irec, fx. ARGV: prefix, id, channel, origin [, expected]
-            // -> 1 | 0 | {'conflict', rev}
+            // KEYS: session, key index, live, irec, fx. ARGV: id [, expected] -> 1 | 0 | {'conflict', rev}
             return #"""
-                if ARGV[5] then
+                if ARGV[2] then
                   local current = redis.call('HGET', KEYS[1], 'rev')
                   if not current then return 0 end
-                  if current ~= ARGV[5] then return {'conflict', current} end
+                  if current ~= ARGV[2] then return {'conflict', current} end
                 end
-                if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[3], ARGV[2], ARGV[2] .. ' deleted ' .. ARGV[4]) end
-                return purge(ARGV[2], KEYS[3], KEYS[4], KEYS[5])
+                if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[1], ARGV[1] .. ' deleted ' .. ORIGIN) end
+                return purge(ARGV[1], KEYS[3], KEYS[4], KEYS[5])
                 """#
         case .expire:
-            // No KEYS (one node's own index keys). ARGV: prefix, sessionCutoff, recordCutoff, limit,
-            // channel, origin [, slot tags...] -> {{expired ids...}, records removed}
+            // No KEYS (one node's own index keys). ARGV: sessionCutoff, recordCutoff, limit
+            // [, slot tags...] -> {{expired ids...}, records removed}
             return #"""
-                local limit = tonumber(ARGV[4])
+                local limit = tonumber(ARGV[3])
                 local expired = {}
                 local records = 0
-                for _, index in ipairs(indexes(7)) do
+                for _, index in ipairs(indexes(4)) do
                   if #expired >= limit or records >= limit then break end
                   local live, irec, fx = index[1], index[2], index[3]
-                  for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #expired)) do
-                    notify(ARGV[5], id, id .. ' deleted ' .. ARGV[6])
+                  for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[1], 'LIMIT', 0, limit - #expired)) do
+                    notify(id, id .. ' deleted ' .. ORIGIN)
                     purge(id, live, irec, fx)
                     expired[#expired + 1] = id
                   end
-                  for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[3], 'LIMIT', 0, limit - records)) do
+                  for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - records)) do
                     local split = string.find(member, '\n', 1, true)
                     local id = string.sub(member, 1, split - 1)
                     local key = string.sub(member, split + 1)
@@ -264,24 +295,24 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 return {expired, records}
                 """#
         case .idempotencyRecord:
-            // KEYS: key index, record. ARGV: prefix, key -> the record's bytes | nil
+            // KEYS: key index, record. ARGV: key -> the record's bytes | nil
             return #"""
-                if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return false end
+                if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return false end
                 return redis.call('GET', KEYS[2])
                 """#
         case .count:
-            // No KEYS (one node's own index keys). ARGV: prefix [, slot tags...] -> sessions
+            // No KEYS (one node's own index keys). ARGV: [slot tags...] -> sessions
             return #"""
                 local total = 0
-                for _, index in ipairs(indexes(2)) do total = total + redis.call('ZCARD', index[1]) end
+                for _, index in ipairs(indexes(1)) do total = total + redis.call('ZCARD', index[1]) end
                 return total
                 """#
         case .pendingEffects:
-            // No KEYS (one node's own index keys). ARGV: prefix, limit [, slot tags...] -> ids
+            // No KEYS (one node's own index keys). ARGV: limit [, slot tags...] -> ids
             return #"""
-                local limit = tonumber(ARGV[2])
+                local limit = tonumber(ARGV[1])
                 local found = {}
-                for _, index in ipairs(indexes(3)) do
+                for _, index in ipairs(indexes(2)) do
                   if #found >= limit then break end
                   for _, id in ipairs(redis.call('SRANDMEMBER', index[3], limit - #found)) do found[#found + 1] = id end
                 end

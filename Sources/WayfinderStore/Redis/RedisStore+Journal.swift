@@ -2,12 +2,11 @@
 /// create and save scripts in the same step as the state (see `RedisScript`), read with `LRANGE`.
 extension RedisStore {
     /// The script arguments of a journal entry: `{revision} {record length} {record}{state}` (one
-    /// argument, written into the command without an intermediate copy), its size, then the bounds.
+    /// argument, written into the command without an intermediate copy), then its size (the
+    /// bounds are in the scripts' source).
     func addJournal(_ journal: JournalEntry, to command: inout RedisCommand) {
         command.add(journal.revision, journal.record.count, then: journal.record, journal.state)
         command.add(journal.size)
-        command.add(configuration.journalEntriesPerSession)
-        command.add(configuration.journalBytesPerSession)
     }
 
     /// The session's journal entries from revision `since`, oldest first, from any thread.

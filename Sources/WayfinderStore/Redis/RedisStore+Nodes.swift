@@ -88,8 +88,6 @@ extension RedisStore {
             command.add(now &- configuration.ttlMillis)
             command.add(now &- configuration.idempotencyTTLMillis)
             command.add(batchLimit)
-            command.add(channel)
-            command.add(origin)
             for tag in tags { command.add(tag) }
         } _: { [self] result in
             do {

@@ -36,11 +36,8 @@ extension RedisStore {
                 command.add(session.tokenHash)
                 command.add(session.state)
                 command.add(session.lastUsed)
-                command.add(sessionKeyTTL)
                 command.add(topology.isCluster ? -1 : maxSessions)
                 command.add(now &- configuration.ttlMillis)
-                command.add(channel)
-                command.add(origin)
                 command.add(batchLimit)
                 command.add(effectsFlag(session.state))
                 if let journal { addJournal(journal, to: &command) }
@@ -92,8 +89,9 @@ extension RedisStore {
         _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?, journal: JournalEntry?,
         on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        let (live, records, effects) = indexKeys(session.id)
-        let keys = [sessionKey(session.id), keyIndexKey(session.id), live, records, effects]
+        // A single Redis' index keys are in the script's source.
+        let indexes = topology.isCluster ? indexKeys(session.id) : nil
+        let keys = [sessionKey(session.id)] + (indexes.map { [$0.live, $0.records, $0.effects] } ?? [])
             + (idempotency.map { [recordKey(session.id, $0.key)] } ?? [])
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
             evaluate(
@@ -107,22 +105,17 @@ extension RedisStore {
                 command.add(session.tokenHash)
                 command.add(session.state)
                 command.add(session.lastUsed)
-                command.add(sessionKeyTTL)
-                command.add(channel)
-                command.add(origin)
                 command.add(effectsFlag(session.state))
                 if let journal {
                     addJournal(journal, to: &command)
                 } else if idempotency != nil {
-                    for _ in 0..<4 { command.add("") }  // (an empty entry: none)
+                    for _ in 0..<2 { command.add("") }  // (an empty entry: none)
                 }
                 if let idempotency {
                     command.add(idempotency.key)
                     command.add(RedisRecordCoding.encode(idempotency))
                     command.add(idempotency.createdAt)
-                    command.add(recordKeyTTL)
                     command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
-                    command.add(configuration.idempotencyRecordsPerSession)
                 }
             } _: { [self] result in
                 done(Result {
@@ -153,7 +146,6 @@ extension RedisStore {
             evaluate(.touch, keys: keys, to: .session(id), on: client) { command in
                 command.add(id)
                 command.add(now)
-                command.add(sessionKeyTTL)
             } _: { [self] result in
                 done(Result {
                     let reply = try result.get()
@@ -176,8 +168,6 @@ extension RedisStore {
         withClient(loop, refused: { done(.failure($0)) }) { [self] client in
             evaluate(.delete, keys: keys, to: .session(id), on: client, writes: true) { command in
                 command.add(id)
-                command.add(channel)
-                command.add(origin)
                 if let expectedRevision { command.add(expectedRevision) }
             } _: { [self] result in
                 done(Result {

@@ -82,6 +82,8 @@ public final class RedisStore: SessionStore {
     private let subscriber: RedisSubscriber
     private let clients = Mutex<[ObjectIdentifier: RedisLoopClient]>([:])
     let scriptDigests = Mutex<[String?]>(Array(repeating: nil, count: RedisScript.allCases.count))
+    /// This store's script sources (`RedisScript.sources`), by `RedisScript.rawValue`.
+    let scriptSources: [String]
     /// How many sessions (and records) one script call of `expire` or `create` removes at most.
     let batchLimit = 500
     /// The cluster's session count as last read (value, monotonic ms), and creates since.
@@ -131,6 +133,13 @@ public final class RedisStore: SessionStore {
             timeoutMillis: timeout, user: endpoint.user, password: endpoint.password, database: endpoint.database,
             waitReplicas: self.waitReplicas, waitTimeoutMillis: min(max(1, waitTimeoutMillis), max(1, timeout - 100)),
             resolver: resolver)
+        self.scriptSources = RedisScript.sources(
+            RedisScript.Constants(
+                prefix: keyPrefix, channel: channel, origin: origin,
+                sessionKeyTTL: configuration.ttlMillis &+ self.keyExpiryAllowanceMillis,
+                recordKeyTTL: configuration.idempotencyTTLMillis &+ self.keyExpiryAllowanceMillis,
+                journalEntries: configuration.journalEntriesPerSession, journalBytes: configuration.journalBytesPerSession,
+                recordsKept: configuration.idempotencyRecordsPerSession, isCluster: endpoint.isCluster))
         self.topology = RedisTopology(seeds: endpoint.addresses, isCluster: endpoint.isCluster)
         self.io = RedisIOThread(name: "wayfinder-redis")
         self.subscriber = RedisSubscriber(
@@ -165,9 +174,6 @@ public final class RedisStore: SessionStore {
     }
 
     // MARK: Keys
-
-    var sessionKeyTTL: Int64 { configuration.ttlMillis &+ keyExpiryAllowanceMillis }
-    var recordKeyTTL: Int64 { configuration.idempotencyTTLMillis &+ keyExpiryAllowanceMillis }
 
     func sessionKey(_ id: String) -> String { keyPrefix + "s:{" + id + "}" }
     func keyIndexKey(_ id: String) -> String { keyPrefix + "ik:{" + id + "}" }
@@ -226,7 +232,7 @@ public final class RedisStore: SessionStore {
         }
     }
 
-    /// Runs `script` with `keys` and the arguments `addArguments` appends (after the prefix):
+    /// Runs `script` with `keys` and the arguments `addArguments` appends:
     /// `EVALSHA` once its digest is known, else (and after `NOSCRIPT`) `EVAL` with the source.
     /// `size` is about how many bytes the arguments take (so the command grows once).
     func evaluate(
@@ -234,17 +240,17 @@ public final class RedisStore: SessionStore {
         size: Int = 0, _ addArguments: (inout RedisCommand) -> Void, _ handler: @escaping RedisLoopClient.Handler
     ) {
         let digest = scriptDigests.withLock { $0[script.rawValue] }
-        var command = RedisCommand(digest == nil ? "EVAL" : "EVALSHA", capacity: size + 256 + (digest == nil ? script.source.utf8.count : 0))
-        command.add(digest ?? script.source)
+        let source = scriptSources[script.rawValue]
+        var command = RedisCommand(digest == nil ? "EVAL" : "EVALSHA", capacity: size + 256 + (digest == nil ? source.utf8.count : 0))
+        command.add(digest ?? source)
         command.add(keys.count)
         for key in keys { command.add(key) }
-        command.add(keyPrefix)
         addArguments(&command)
         command.writes = writes
         guard digest != nil else {
             var load = RedisCommand("SCRIPT")
             load.add("LOAD")
-            load.add(script.source)
+            load.add(source)
             send(load, to: target, on: client) { [weak self] result in
                 if case .success(let reply) = result, let digest = reply.text {
                     self?.scriptDigests.withLock { $0[script.rawValue] = digest }
@@ -254,7 +260,7 @@ public final class RedisStore: SessionStore {
         }
         send(command, to: target, on: client) { [weak self] result in
             guard case .success(.error(let message)) = result, message.hasPrefix("NOSCRIPT"), let self else { return handler(result) }
-            send(command.replacing(first: 2, with: ["EVAL", script.source]), to: target, on: client, handler)
+            send(command.replacing(first: 2, with: ["EVAL", source]), to: target, on: client, handler)
         }
     }
 
