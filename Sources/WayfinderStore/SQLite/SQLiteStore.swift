@@ -229,14 +229,10 @@ public final class SQLiteStore: SessionStore {
         for statement in statements {
             switch statement {
             case .insert(let session, let journal):
-                let pending = try prepareJournal(journal, session.id, isNew: true, writer)
-                guard try writer.insert(session, journalWindow: pending?.window.encoded) else { throw StoreError.duplicateID }
-                if let pending { try writer.journal.commit(pending) }
+                guard try insertJournaled(session, journal, writer) else { throw StoreError.duplicateID }
             case .save(let session, let expectedRevision, let journal):
-                let pending = try prepareJournal(journal, session.id, writer)
-                switch try writer.save(session, expectedRevision: expectedRevision, idempotency: nil, journalWindow: pending?.window.encoded) {
+                switch try saveJournaled(session, expectedRevision: expectedRevision, journal, writer) {
                 case .saved:
-                    if let pending { try writer.journal.commit(pending) }
                     if session.revision != expectedRevision {
                         writer.groupChanges.append((session.id, .saved(revision: session.revision)))
                     }
@@ -318,8 +314,30 @@ public final class SQLiteStore: SessionStore {
     /// Rows in the row cache (for tests).
     var cachedRows: Int { rows.count }
 
-    /// Prepares a journal entry's append in the group (the writer lock is held), with the bounds
-    /// applied: its window goes with the session's row, then `commit` inserts it.
+    /// Inserts the session's row (false: its id is taken) with its journal entry, in the open
+    /// group: the entry's window goes in the row, then the entry in `journal`.
+    private func insertJournaled(_ session: StoredSession, _ journal: JournalEntry?, _ writer: SQLiteWriter) throws -> Bool {
+        let pending = try prepareJournal(journal, session.id, isNew: true, writer)
+        guard try writer.insert(session, journalWindow: pending?.window.encoded) else { return false }
+        if let pending { try writer.journal.commit(pending) }
+        return true
+    }
+
+    /// The compare-and-set of the session's row (with its idempotency record) and, if it saved,
+    /// its journal entry, in the open group.
+    private func saveJournaled(
+        _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord? = nil, keyCutoff: Int64 = .min,
+        _ journal: JournalEntry?, _ writer: SQLiteWriter
+    ) throws -> SQLiteWriter.SaveOutcome {
+        let pending = try prepareJournal(journal, session.id, writer)
+        let outcome = try writer.save(
+            session, expectedRevision: expectedRevision, idempotency: idempotency,
+            keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession, journalWindow: pending?.window.encoded)
+        if outcome == .saved, let pending { try writer.journal.commit(pending) }
+        return outcome
+    }
+
+    /// Prepares a journal entry's append (the bounds applied): its window goes with the session's row.
     private func prepareJournal(
         _ journal: JournalEntry?, _ id: String, isNew: Bool = false, _ writer: SQLiteWriter
     ) throws -> SQLiteJournalWriter.Pending? {
@@ -351,9 +369,7 @@ public final class SQLiteStore: SessionStore {
                 try expireLocked(writer, now: now)
                 guard storedCount.load(ordering: .relaxed) < maxSessions else { return .full }
             }
-            let pending = try prepareJournal(journal, session.id, isNew: true, writer)
-            guard try writer.insert(session, journalWindow: pending?.window.encoded) else { return .duplicate }
-            if let pending { try writer.journal.commit(pending) }
+            guard try insertJournaled(session, journal, writer) else { return .duplicate }
             rows.writing(session.id, group: writer.groupGeneration) { row in row = session }
             storedCount.add(1, ordering: .relaxed)
             return .created
@@ -423,11 +439,9 @@ public final class SQLiteStore: SessionStore {
                 // Cached since the check above: statements may have been queued for it since
                 // `write` ran the queue; they go first.
                 if row != nil { try runQueued(writer) }
-                let pending = try prepareJournal(journal, session.id, writer)
-                let outcome = try writer.save(
+                let outcome = try saveJournaled(
                     session, expectedRevision: expectedRevision, idempotency: idempotency,
-                    keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession, journalWindow: pending?.window.encoded)
-                if outcome == .saved, let pending { try writer.journal.commit(pending) }
+                    keyCutoff: keyCutoff, journal, writer)
                 if outcome == .saved, let current = row {
                     var next = session
                     next.lastUsed = max(current.lastUsed, session.lastUsed)
