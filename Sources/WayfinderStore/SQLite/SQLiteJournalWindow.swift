@@ -59,34 +59,25 @@ struct SQLiteJournalWindow: Equatable {
         items.contains { $0.rowid == rowid }
     }
 
-    /// Appends the entry of `revision` and `size` (a revision written again replaces the entries
-    /// from that revision on), dropping the oldest entries while more than `maxEntries` are kept
-    /// or they hold more than `maxBytes` (never the newest). The new entry takes the row of an
-    /// entry that left, if any — rewritten in place, so a session at its bound neither adds a row
-    /// nor leaves one for the sweep — else `freshRowid`. Returns the new entry's rowid and how
-    /// many rows left the window without being reused.
-    mutating func append(
-        revision: Int, size: Int, freshRowid: Int64, maxEntries: Int, maxBytes: Int
-    ) -> (rowid: Int64, left: Int) {
-        var reusable: Int64?
-        var left = 0
-        while let last = items.last, last.revision >= revision {
+    /// Appends `item` (a revision written again replaces the entries from that revision on),
+    /// then drops the oldest entries while more than `maxEntries` are kept or they hold more than
+    /// `maxBytes` (never the newest). Returns how many entries left the window.
+    mutating func append(_ item: Item, maxEntries: Int, maxBytes: Int) -> Int {
+        var dropped = 0
+        while let last = items.last, last.revision >= item.revision {
             bytes -= last.size
-            reusable = last.rowid
             items.removeLast()
-            left += 1
+            dropped += 1
         }
-        bytes += size
+        items.append(item)
+        bytes += item.size
         var drop = 0
-        while items.count - drop > 0, items.count - drop + 1 > maxEntries || bytes > maxBytes {
+        while items.count - drop > 1, items.count - drop > maxEntries || bytes > maxBytes {
             bytes -= items[drop].size
-            reusable = reusable ?? items[drop].rowid
             drop += 1
         }
         items.removeFirst(drop)
-        let rowid = reusable ?? freshRowid
-        items.append(Item(rowid: rowid, revision: revision, size: size))
-        return (rowid, left + drop - (reusable == nil ? 0 : 1))
+        return dropped + drop
     }
 
     private static func zigzag(_ value: Int64) -> UInt64 {

@@ -7,18 +7,16 @@ import CSQLite
 /// `SQLiteJournalWindow`: the rowids, revisions and sizes of the entries it keeps). Appending is
 /// two steps around the session's compare-and-set: ``prepare(_:sessionID:maxEntries:maxBytes:)``
 /// makes the new window (the caller writes it with the session's row, in the same `UPDATE`), and,
-/// if the row was written, ``commit(_:)`` writes the entry: as the table's newest row, or, once
-/// the session is at its bounds, over the row of the entry that left its window. An index
+/// if the row was written, ``commit(_:)`` inserts the entry as the table's newest row. An index
 /// on (session, revision) would cost one more page written per trigger, at a random place in the
 /// file; the window rides in the page the save writes anyway.
 ///
-/// Reusing the row of the entry a session's bound drops means that a session at its bounds
-/// (every trigger of a long-lived session) writes one row and deletes none. The other entries
-/// that leave a window (those of a deleted or expired session, several dropped at once by the
-/// byte bound, a revision written again) stay in the table until ``sweep()`` — run once per
-/// group — deletes them, walking the table in rowid order from where it stopped, two rows per
-/// entry that left (two per entry appended while, after opening, it is not known whether any
-/// wait), and deleting each run of neighbours with one statement.
+/// Entries that leave a window (the bounds, a deleted or expired session) stay in the table until
+/// ``sweep()`` — run once per group — deletes them, walking the table in rowid order from where it
+/// stopped, two rows per entry that left (two per entry appended while, after opening, it is not
+/// known whether any wait): the oldest entries sit together at the front, so once sessions reach
+/// their bounds the sweep deletes runs of neighbours, each run with one statement, rather than
+/// one row per page.
 ///
 /// Windows are remembered after their first use (at most `windowCapacity` sessions; none for a
 /// file other processes write too) and forgotten whenever a group rolls back or sessions expire,
@@ -26,15 +24,13 @@ import CSQLite
 ///
 /// - Important: used only by `SQLiteWriter`, under the store's writer lock.
 final class SQLiteJournalWriter: @unchecked Sendable {
-    /// A prepared append: the window to store with the session, and the entry to write once
+    /// A prepared append: the window to store with the session, and the entry to insert once
     /// the session's row is written.
     struct Pending {
         let sessionID: String
         let entry: JournalEntry
-        /// The entry's row: the table's next, or that of an entry that left the window.
         let rowid: Int64
         let window: SQLiteJournalWindow
-        /// Rows that left the window and wait for the sweep.
         let dropped: Int
     }
 
@@ -62,7 +58,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         selectWindow = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
         selectNextRowid = try connection.prepare("SELECT coalesce(max(rowid), 0) + 1 FROM journal")
         insert = try connection.prepare(
-            "INSERT OR REPLACE INTO journal (rowid, session_id, revision, record, state) VALUES (?1, ?2, ?3, ?4, ?5)")
+            "INSERT INTO journal (rowid, session_id, revision, record, state) VALUES (?1, ?2, ?3, ?4, ?5)")
         selectAfter = try connection.prepare("SELECT rowid, session_id FROM journal WHERE rowid > ?1 ORDER BY rowid LIMIT ?2")
         deleteRange = try connection.prepare("DELETE FROM journal WHERE rowid BETWEEN ?1 AND ?2")
     }
@@ -70,16 +66,14 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     /// The window `sessionID` gets with `entry` appended and the bounds applied (the session's
     /// current window read from the file unless remembered). `isNew`: the session has no row yet.
     func prepare(_ entry: JournalEntry, sessionID: String, isNew: Bool = false, maxEntries: Int, maxBytes: Int) throws -> Pending {
-        let fresh = try nextRowid ?? readNextRowid()
-        nextRowid = fresh
+        let rowid = try nextRowid ?? readNextRowid()
+        nextRowid = rowid
         var window = isNew ? SQLiteJournalWindow() : try windows[sessionID] ?? read(sessionID) ?? SQLiteJournalWindow()
-        let (rowid, left) = window.append(
-            revision: entry.revision, size: entry.size, freshRowid: fresh, maxEntries: maxEntries, maxBytes: maxBytes)
-        return Pending(sessionID: sessionID, entry: entry, rowid: rowid, window: window, dropped: left)
+        let dropped = window.append(.init(rowid: rowid, revision: entry.revision, size: entry.size), maxEntries: maxEntries, maxBytes: maxBytes)
+        return Pending(sessionID: sessionID, entry: entry, rowid: rowid, window: window, dropped: dropped)
     }
 
-    /// Writes the prepared entry (its session's row, with the window, was just written): a new
-    /// row, or over the row of an entry that left the session's window.
+    /// Inserts the prepared entry (its session's row, with the window, was just written).
     func commit(_ pending: Pending) throws {
         do {
             defer { insert.reset() }
@@ -90,11 +84,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
             try insert.bind(5, pending.entry.state)
             try insert.run()
         }
-        if windowCapacity == 0 {
-            nextRowid = nil
-        } else if pending.rowid == nextRowid {
-            nextRowid = pending.rowid + 1
-        }
+        nextRowid = windowCapacity > 0 ? pending.rowid + 1 : nil
         // While it is not known whether entries wait (after opening), the sweep walks faster
         // than the table grows, so its pass ends; otherwise it walks for the entries dropped.
         if waiting == Int.max { sweepBudget = min(sweepBudget + 2, Self.maxSweep) }

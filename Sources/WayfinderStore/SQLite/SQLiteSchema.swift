@@ -114,10 +114,9 @@ enum SQLiteSchema {
             let id = entries.columnText(0)
             if let (previous, window) = current, previous != id { try save(previous, window) }
             if current?.id != id { current = (id, SQLiteJournalWindow()) }
-            // Revisions are unique per session (the index) and ascending: no entry leaves.
-            _ = current?.window.append(
-                revision: Int(entries.columnInt64(2)), size: Int(entries.columnInt64(3)), freshRowid: entries.columnInt64(1),
-                maxEntries: .max, maxBytes: .max)
+            let item = SQLiteJournalWindow.Item(
+                rowid: entries.columnInt64(1), revision: Int(entries.columnInt64(2)), size: Int(entries.columnInt64(3)))
+            _ = current?.window.append(item, maxEntries: .max, maxBytes: .max)
         }
         if let (id, window) = current { try save(id, window) }
         try connection.execute(version3)
