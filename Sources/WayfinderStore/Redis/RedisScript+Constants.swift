@@ -4,8 +4,8 @@ extension RedisScript {
     struct Constants: Sendable {
         /// The start of every key name.
         var prefix: String
-        /// The change feed's channel and this instance's name in its messages.
-        var channel: String, origin: String
+        /// The change feed's channel.
+        var channel: String
         /// The Redis TTL (ms) of a session's keys and of an idempotency record.
         var sessionKeyTTL: Int64, recordKeyTTL: Int64
         /// The bounds of a session's journal and how many idempotency records it keeps.

@@ -10,9 +10,12 @@
 /// sessions found in the same slot's index) are in the same slot. `expire` and `count` run once
 /// per node over the index keys of the slots it serves (a single Redis: the one pair).
 ///
-/// What is the same for every call of a store (key prefix, channel, origin, TTLs, bounds) is
-/// written into the source (`Constants`), so a call sends, and Redis turns into Lua strings, only
-/// what varies; each store's scripts thus have their own digests. Scripts are sent with
+/// What is the same for every call of a store (key prefix, channel, TTLs, bounds) is written into
+/// the source (`Constants`), so a call sends, and Redis turns into Lua strings, only what varies;
+/// each configuration's scripts thus have their own digests. The instance's origin (the name its
+/// change messages carry) is not: it is new at every start, and Redis keeps every script loaded
+/// until it restarts, so it would collect scripts with every deploy. It is every script's
+/// `ARGV[1]`. Scripts are sent with
 /// `EVALSHA`; the first call, and a call answered `NOSCRIPT` (Redis restarted, or another node),
 /// sends the source with `EVAL`, which loads it.
 enum RedisScript: Int, CaseIterable, Sendable {
@@ -23,7 +26,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
         let c = constants
         let indexes = c.isCluster ? "KEYS[2], KEYS[3], KEYS[4]" : [c.prefix + "live", c.prefix + "irec", c.prefix + "fx"].map(literal).joined(separator: ", ")
         let prelude = """
-            local P, CHANNEL, ORIGIN = \(literal(c.prefix)), \(literal(c.channel)), \(literal(c.origin))
+            local P, CHANNEL, ORIGIN = \(literal(c.prefix)), \(literal(c.channel)), ARGV[1]
             local KEY_TTL, RECORD_TTL = '\(c.sessionKeyTTL)', '\(c.recordKeyTTL)'
             local JOURNAL_ENTRIES, JOURNAL_BYTES, RECORDS_KEPT = \(c.journalEntries), \(c.journalBytes), \(c.recordsKept)
             """
@@ -119,17 +122,17 @@ enum RedisScript: Int, CaseIterable, Sendable {
         switch self {
         case .create:
             // KEYS: session, key index, live, irec, fx
-            // ARGV: id, rev, token, state, used, max (-1: unchecked), cutoff, reclaimLimit,
+            // ARGV: origin, id, rev, token, state, used, max (-1: unchecked), cutoff, reclaimLimit,
             //       fx ('1' if the state may hold pending effects, else '0') [, journal entry, its size]
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
-                local id = ARGV[1]
+                local id = ARGV[2]
                 if redis.call('EXISTS', KEYS[1]) == 1 then return {'dup'} end
                 purge(id, KEYS[3], KEYS[4], KEYS[5]) -- leftovers of an earlier session with this id whose hash expired by TTL
                 local reply = {'ok'}
-                local max = tonumber(ARGV[6])
+                local max = tonumber(ARGV[7])
                 if max >= 0 and redis.call('ZCARD', KEYS[3]) >= max then
-                  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[7], 'LIMIT', 0, tonumber(ARGV[8]))
+                  local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', '(' .. ARGV[8], 'LIMIT', 0, tonumber(ARGV[9]))
                   for _, old in ipairs(expired) do
                     notify(old, old .. ' deleted ' .. ORIGIN)
                     purge(old, KEYS[3], KEYS[4], KEYS[5])
@@ -140,21 +143,21 @@ enum RedisScript: Int, CaseIterable, Sendable {
                     return reply
                   end
                 end
-                local fx = ARGV[9]
-                local jb = journal(id, ARGV[10], ARGV[11], nil, true)
+                local fx = ARGV[10]
+                local jb = journal(id, ARGV[11], ARGV[12], nil, true)
                 if jb then
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5], 'fx', fx, 'jb', jb)
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx, 'jb', jb)
                 else
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'token', ARGV[3], 'state', ARGV[4], 'used', ARGV[5], 'fx', fx)
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
                 end
                 noteEffects(KEYS[5], id, '0', fx)
                 redis.call('PEXPIRE', KEYS[1], KEY_TTL)
-                redis.call('ZADD', KEYS[3], ARGV[5], id)
+                redis.call('ZADD', KEYS[3], ARGV[6], id)
                 return reply
                 """#
         case .save:
             // KEYS: session [, live, irec, fx (a cluster: its slot's)] [, record]
-            // ARGV: id, expected, rev, token, state, used, fx ('1' if the state may hold pending
+            // ARGV: origin, id, expected, rev, token, state, used, fx ('1' if the state may hold pending
             //       effects, else '0') [, journal entry, its size [, key, record, createdAt, keyCutoff]]
             // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
             // An empty entry stands for none (an idempotency record without a journal entry).
@@ -165,37 +168,37 @@ enum RedisScript: Int, CaseIterable, Sendable {
             // Numbers are compared by arithmetic, which converts each string once (`tonumber`
             // converts twice).
             return #"""
-                local id = ARGV[1]
+                local id = ARGV[2]
                 local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx', 'jb')
                 if not current[1] then return {'notfound'} end
-                if current[1] ~= ARGV[2] then return {'conflict', current[1]} end
-                local key = ARGV[10]
+                if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
+                local key = ARGV[11]
                 if key then
                   local created = redis.call('ZSCORE', P .. 'ik:{' .. id .. '}', key)
-                  if created and created - ARGV[13] >= 0 then return {'keytaken'} end
+                  if created and created - ARGV[14] >= 0 then return {'keytaken'} end
                 end
-                local fx = ARGV[7]
+                local fx = ARGV[8]
                 if fx ~= (current[3] or '0') then
                   if fx == '1' then redis.call('SADD', FX, id) else redis.call('SREM', FX, id) end
                 end
-                local moved = current[2] - ARGV[6] < 0
-                local jb = journal(id, ARGV[8], ARGV[9], current[4], moved) or current[4]
+                local moved = current[2] - ARGV[7] < 0
+                local jb = journal(id, ARGV[9], ARGV[10], current[4], moved) or current[4]
                 if jb then
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'fx', fx, 'jb', jb)
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx, 'jb', jb)
                 else
-                  redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'fx', fx)
+                  redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx)
                 end
                 if moved then
-                  redis.call('HSET', KEYS[1], 'used', ARGV[6])
+                  redis.call('HSET', KEYS[1], 'used', ARGV[7])
                   redis.call('PEXPIRE', KEYS[1], KEY_TTL)
                   redis.call('PEXPIRE', P .. 'ik:{' .. id .. '}', KEY_TTL)
-                  redis.call('ZADD', LIVE, ARGV[6], id)
+                  redis.call('ZADD', LIVE, ARGV[7], id)
                 end
                 if key then
                   local index = P .. 'ik:{' .. id .. '}'
-                  redis.call('SET', KEYS[#KEYS], ARGV[11], 'PX', RECORD_TTL)
-                  redis.call('ZADD', index, ARGV[12], key)
-                  redis.call('ZADD', IREC, ARGV[12], id .. '\n' .. key)
+                  redis.call('SET', KEYS[#KEYS], ARGV[12], 'PX', RECORD_TTL)
+                  redis.call('ZADD', index, ARGV[13], key)
+                  redis.call('ZADD', IREC, ARGV[13], id .. '\n' .. key)
                   local extra = redis.call('ZCARD', index) - RECORDS_KEPT
                   if extra > 0 then
                     for _, old in ipairs(redis.call('ZRANGE', index, 0, extra - 1)) do
@@ -206,52 +209,52 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   end
                   redis.call('PEXPIRE', index, KEY_TTL)
                 end
-                if ARGV[3] ~= ARGV[2] and redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then
-                  redis.call('PUBLISH', CHANNEL, id .. ' saved ' .. ARGV[3] .. ' ' .. ORIGIN)
+                if ARGV[4] ~= ARGV[3] and redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then
+                  redis.call('PUBLISH', CHANNEL, id .. ' saved ' .. ARGV[4] .. ' ' .. ORIGIN)
                 end
                 return {'ok'}
                 """#
         case .touch:
-            // KEYS: session, key index, live. ARGV: id, now -> 1 | 0 (absent)
+            // KEYS: session, key index, live. ARGV: origin, id, now -> 1 | 0 (absent)
             return #"""
                 local used = redis.call('HGET', KEYS[1], 'used')
                 if not used then return 0 end
-                if tonumber(used) < tonumber(ARGV[2]) then
-                  redis.call('HSET', KEYS[1], 'used', ARGV[2])
-                  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+                if tonumber(used) < tonumber(ARGV[3]) then
+                  redis.call('HSET', KEYS[1], 'used', ARGV[3])
+                  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
                 end
                 redis.call('PEXPIRE', KEYS[1], KEY_TTL)
                 redis.call('PEXPIRE', KEYS[2], KEY_TTL)
-                redis.call('PEXPIRE', jkey(ARGV[1]), KEY_TTL)
+                redis.call('PEXPIRE', jkey(ARGV[2]), KEY_TTL)
                 return 1
                 """#
         case .delete:
-            // KEYS: session, key index, live, irec, fx. ARGV: id [, expected] -> 1 | 0 | {'conflict', rev}
+            // KEYS: session, key index, live, irec, fx. ARGV: origin, id [, expected] -> 1 | 0 | {'conflict', rev}
             return #"""
-                if ARGV[2] then
+                if ARGV[3] then
                   local current = redis.call('HGET', KEYS[1], 'rev')
                   if not current then return 0 end
-                  if current ~= ARGV[2] then return {'conflict', current} end
+                  if current ~= ARGV[3] then return {'conflict', current} end
                 end
-                if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[1], ARGV[1] .. ' deleted ' .. ORIGIN) end
-                return purge(ARGV[1], KEYS[3], KEYS[4], KEYS[5])
+                if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[2], ARGV[2] .. ' deleted ' .. ORIGIN) end
+                return purge(ARGV[2], KEYS[3], KEYS[4], KEYS[5])
                 """#
         case .expire:
-            // No KEYS (one node's own index keys). ARGV: sessionCutoff, recordCutoff, limit
+            // No KEYS (one node's own index keys). ARGV: origin, sessionCutoff, recordCutoff, limit
             // [, slot tags...] -> {{expired ids...}, records removed}
             return #"""
-                local limit = tonumber(ARGV[3])
+                local limit = tonumber(ARGV[4])
                 local expired = {}
                 local records = 0
-                for _, index in ipairs(indexes(4)) do
+                for _, index in ipairs(indexes(5)) do
                   if #expired >= limit or records >= limit then break end
                   local live, irec, fx = index[1], index[2], index[3]
-                  for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[1], 'LIMIT', 0, limit - #expired)) do
+                  for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #expired)) do
                     notify(id, id .. ' deleted ' .. ORIGIN)
                     purge(id, live, irec, fx)
                     expired[#expired + 1] = id
                   end
-                  for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - records)) do
+                  for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[3], 'LIMIT', 0, limit - records)) do
                     local split = string.find(member, '\n', 1, true)
                     local id = string.sub(member, 1, split - 1)
                     local key = string.sub(member, split + 1)
@@ -264,24 +267,24 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 return {expired, records}
                 """#
         case .idempotencyRecord:
-            // KEYS: key index, record. ARGV: key -> the record's bytes | nil
+            // KEYS: key index, record. ARGV: origin, key -> the record's bytes | nil
             return #"""
-                if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return false end
+                if not redis.call('ZSCORE', KEYS[1], ARGV[2]) then return false end
                 return redis.call('GET', KEYS[2])
                 """#
         case .count:
-            // No KEYS (one node's own index keys). ARGV: [slot tags...] -> sessions
+            // No KEYS (one node's own index keys). ARGV: origin [, slot tags...] -> sessions
             return #"""
                 local total = 0
-                for _, index in ipairs(indexes(1)) do total = total + redis.call('ZCARD', index[1]) end
+                for _, index in ipairs(indexes(2)) do total = total + redis.call('ZCARD', index[1]) end
                 return total
                 """#
         case .pendingEffects:
-            // No KEYS (one node's own index keys). ARGV: limit [, slot tags...] -> ids
+            // No KEYS (one node's own index keys). ARGV: origin, limit [, slot tags...] -> ids
             return #"""
-                local limit = tonumber(ARGV[1])
+                local limit = tonumber(ARGV[2])
                 local found = {}
-                for _, index in ipairs(indexes(2)) do
+                for _, index in ipairs(indexes(3)) do
                   if #found >= limit then break end
                   for _, id in ipairs(redis.call('SRANDMEMBER', index[3], limit - #found)) do found[#found + 1] = id end
                 end

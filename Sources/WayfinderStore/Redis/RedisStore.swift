@@ -135,7 +135,7 @@ public final class RedisStore: SessionStore {
             resolver: resolver)
         self.scriptSources = RedisScript.sources(
             RedisScript.Constants(
-                prefix: keyPrefix, channel: channel, origin: origin,
+                prefix: keyPrefix, channel: channel,
                 sessionKeyTTL: configuration.ttlMillis &+ self.keyExpiryAllowanceMillis,
                 recordKeyTTL: configuration.idempotencyTTLMillis &+ self.keyExpiryAllowanceMillis,
                 journalEntries: configuration.journalEntriesPerSession, journalBytes: configuration.journalBytesPerSession,
@@ -232,7 +232,7 @@ public final class RedisStore: SessionStore {
         }
     }
 
-    /// Runs `script` with `keys` and the arguments `addArguments` appends:
+    /// Runs `script` with `keys` and the arguments `addArguments` appends (after the origin):
     /// `EVALSHA` once its digest is known, else (and after `NOSCRIPT`) `EVAL` with the source.
     /// `size` is about how many bytes the arguments take (so the command grows once).
     func evaluate(
@@ -245,6 +245,7 @@ public final class RedisStore: SessionStore {
         command.add(digest ?? source)
         command.add(keys.count)
         for key in keys { command.add(key) }
+        command.add(origin)
         addArguments(&command)
         command.writes = writes
         guard digest != nil else {
