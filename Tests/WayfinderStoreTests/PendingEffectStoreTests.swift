@@ -49,7 +49,8 @@ import WayfinderStore
         defer { first.close(); second.close() }
         #expect(first.sharedByInstances && second.sharedByInstances)
 
-        #expect(try first.claimEffect("s-1/e1", owner: "a", leaseMillis: 300))
+        // A lease long enough that the checks below run inside it on a loaded machine.
+        #expect(try first.claimEffect("s-1/e1", owner: "a", leaseMillis: 2_000))
         #expect(try !second.claimEffect("s-1/e1", owner: "b", leaseMillis: 300))
         #expect(try !first.claimEffect("s-1/e1", owner: "a", leaseMillis: 300), "a claim is taken once, even by its holder")
         #expect(try second.claimEffect("s-1/e2", owner: "b", leaseMillis: 300), "another effect is another claim")
