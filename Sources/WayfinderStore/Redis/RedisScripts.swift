@@ -15,9 +15,8 @@
 /// each configuration's scripts thus have their own digests. The instance's origin (the name its
 /// change messages carry) is not: it is new at every start, and Redis keeps every script loaded
 /// until it restarts, so it would collect scripts with every deploy. It is every script's
-/// `ARGV[1]`. Scripts are sent with
-/// `EVALSHA`; the first call, and a call answered `NOSCRIPT` (Redis restarted, or another node),
-/// sends the source with `EVAL`, which loads it.
+/// `ARGV[1]`. Scripts are sent with `EVALSHA`; the first call, and a call answered `NOSCRIPT`
+/// (Redis restarted, or another node), sends the source with `EVAL`, which loads it.
 enum RedisScript: Int, CaseIterable, Sendable {
     case create, save, touch, delete, expire, idempotencyRecord, count, pendingEffects
 
@@ -173,8 +172,9 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 if not current[1] then return {'notfound'} end
                 if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
                 local key = ARGV[11]
+                local index = P .. 'ik:{' .. id .. '}'
                 if key then
-                  local created = redis.call('ZSCORE', P .. 'ik:{' .. id .. '}', key)
+                  local created = redis.call('ZSCORE', index, key)
                   if created and created - ARGV[14] >= 0 then return {'keytaken'} end
                 end
                 local fx = ARGV[8]
@@ -191,11 +191,10 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 if moved then
                   redis.call('HSET', KEYS[1], 'used', ARGV[7])
                   redis.call('PEXPIRE', KEYS[1], KEY_TTL)
-                  redis.call('PEXPIRE', P .. 'ik:{' .. id .. '}', KEY_TTL)
+                  redis.call('PEXPIRE', index, KEY_TTL)
                   redis.call('ZADD', LIVE, ARGV[7], id)
                 end
                 if key then
-                  local index = P .. 'ik:{' .. id .. '}'
                   redis.call('SET', KEYS[#KEYS], ARGV[12], 'PX', RECORD_TTL)
                   redis.call('ZADD', index, ARGV[13], key)
                   redis.call('ZADD', IREC, ARGV[13], id .. '\n' .. key)
