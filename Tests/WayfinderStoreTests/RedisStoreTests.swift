@@ -221,6 +221,34 @@ struct RedisStoreTests {
         #expect(arrivals.wait(for: .saved(revision: 2), timeout: .seconds(5)) != nil)
     }
 
+    @Test func theStoreIsNotReadyWhileRedisRefusesItsChangeSubscription() throws {
+        // A server of its own: the ACL change below is server-wide.
+        let server = try RedisServer(appendfsync: "everysec")
+        let store = try RedisStore(url: server.url(), configuration: StoreConfiguration())
+        defer { store.close() }
+        #expect(store.waitUntilReceivingChanges(timeout: .seconds(5)))
+        try store.ping()
+        // The default user loses its pub/sub channels: its subscription is dropped and every new
+        // `SUBSCRIBE` is refused, while `PING` and the session commands still work.
+        _ = try server.cli(database: 0, "ACL", "SETUSER", "default", "resetchannels")
+        _ = try server.cli(database: 0, "CLIENT", "KILL", "TYPE", "pubsub")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while store.isReceivingChanges && ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(!store.isReceivingChanges)
+        // Across several refused attempts (the back-off starts at 100 ms), it stays not ready.
+        for _ in 0..<3 {
+            expectUnavailable { try store.ping() }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        let session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        #expect(try store.load(id: session.id, now: Fixture.t0) == session)
+        // Channels back: a later attempt subscribes, and the store is ready again.
+        _ = try server.cli(database: 0, "ACL", "SETUSER", "default", "allchannels")
+        #expect(store.waitUntilReceivingChanges(timeout: .seconds(5)))
+        try store.ping()
+    }
+
     // MARK: Layout and Redis TTLs
 
     @Test func theKeyLayoutIsAsDocumentedAndNothingIsLeftBehind() throws {

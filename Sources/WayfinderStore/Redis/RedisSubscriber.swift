@@ -122,6 +122,12 @@ final class RedisSubscriber: @unchecked Sendable {
     private func handle(_ reply: RedisValue) {
         lastTraffic = RedisLink.nowMillis()
         pingSentAt = nil
+        if case .error = reply, !isSubscribed {
+            // `SUBSCRIBE` refused (an ACL without the channel, a node still loading its data):
+            // a new connection tries again after the back-off.
+            link?.close()
+            return lost()
+        }
         guard case .array(let parts) = reply, let kind = parts.first?.text else { return }
         switch kind {
         case "subscribe":
