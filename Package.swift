@@ -58,7 +58,9 @@ let package = Package(
         .target(
             name: "WayfinderServer",
             dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),
-        .executableTarget(name: "wayfinder", dependencies: ["WayfinderServer", "DemoApp"]),
+        .executableTarget(
+            name: "wayfinder", dependencies: ["WayfinderServer", "DemoApp"],
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]),
 
         // MARK: Thin clients (Foundation only; they know no server target and no app)
         .target(name: "WayfinderClient"),
