@@ -10,6 +10,13 @@ struct DecodedValues: Sendable {
 
     enum Kind { case context, model }
 
+    /// What a stored context or model that does not decode as the app's type is kept as: the
+    /// decoding error. Flows then read `init()` for it, and it is never replaced (see
+    /// ``DecodedCache/undecodable(_:_:)``).
+    struct Undecodable: Sendable {
+        let reason: String
+    }
+
     var context: Slot?
     var model: Slot?
 
@@ -28,13 +35,28 @@ final class DecodedCache: @unchecked Sendable {
 
     init(_ values: DecodedValues = DecodedValues()) { self.values = values }
 
-    /// The `kind` in `json` as a `T`: the kept one if `json` is unchanged, else decoded (or
-    /// `fallback` if it does not decode) and kept.
+    /// The `kind` in `json` as a `T`: the kept one if `json` is unchanged, else decoded and kept;
+    /// `fallback` if it does not decode (noted, unless `json` is empty: nothing stored yet).
     func value<T: Decodable & Sendable>(_ kind: DecodedValues.Kind, _ json: JSONObject, _ fallback: () -> T) -> T {
-        if let slot = values[kind], slot.json == json, let value = slot.value as? T { return value }
-        let value = (try? JSONValueDecoder().decode(T.self, from: .object(json))) ?? fallback()
-        values[kind] = DecodedValues.Slot(json: json, value: value)
-        return value
+        if let slot = values[kind], slot.json == json {
+            if let value = slot.value as? T { return value }
+            if slot.value is DecodedValues.Undecodable { return fallback() }
+        }
+        do {
+            let value = try JSONValueDecoder().decode(T.self, from: .object(json))
+            values[kind] = DecodedValues.Slot(json: json, value: value)
+            return value
+        } catch {
+            if !json.isEmpty { values[kind] = DecodedValues.Slot(json: json, value: DecodedValues.Undecodable(reason: "\(error)")) }
+            return fallback()
+        }
+    }
+
+    /// Why the `kind` in `json` does not decode, if reading it found so: a flow that read
+    /// `init()` in its place must not write it back over the stored one.
+    func undecodable(_ kind: DecodedValues.Kind, _ json: JSONObject) -> String? {
+        guard let slot = values[kind], let undecodable = slot.value as? DecodedValues.Undecodable, slot.json == json else { return nil }
+        return undecodable.reason
     }
 
     /// Keeps `value` as the decoded form of `json` (after a flow changed it).

@@ -31,9 +31,15 @@ public struct FlowContext<F: Flow>: Sendable {
     // MARK: Data
 
     /// The session's context (who the user is, platform, …), shown to clients.
+    ///
+    /// A stored context that does not decode as the app's type reads as `init()`, and setting it
+    /// then refuses the action (nothing is replaced; the error names the decoding problem).
     public var context: F.App.Context {
         get { base.navigator.decoded.value(.context, base.context) { F.App.Context() } }
         set {
+            if let reason = base.navigator.decoded.undecodable(.context, base.context) {
+                return fail("the session's context does not decode as \(F.App.Context.self), so it is not replaced: \(reason)")
+            }
             guard let object = encodeObject(newValue) else { return }
             base.context = object
             base.navigator.decoded.keep(.context, object, newValue)
@@ -41,12 +47,20 @@ public struct FlowContext<F: Flow>: Sendable {
     }
 
     /// The app's model, shared by the session's flows; `init()` until a flow changes it.
+    ///
+    /// A stored model that does not decode as the app's type (a release changed the type without
+    /// a migration: see `Migration`) reads as `init()`, and setting it then refuses the action:
+    /// the stored model is never replaced by one built on `init()`, and the error names the
+    /// decoding problem. Navigation that leaves the model alone goes on.
     public var model: F.App.Model {
         get {
             if base.model.isEmpty { return F.App.Model() }
             return base.navigator.decoded.value(.model, base.model) { F.App.Model() }
         }
         set {
+            if let reason = base.navigator.decoded.undecodable(.model, base.model) {
+                return fail("the session's model does not decode as \(F.App.Model.self), so it is not replaced: \(reason)")
+            }
             guard let object = encodeObject(newValue) else { return }
             base.model = object
             base.navigator.decoded.keep(.model, object, newValue)
