@@ -3,8 +3,10 @@
 
 Copies a real row written by the server (its state blob, revision) and changes only what is
 per-session: the id (inside the state bytes too) and the token hash (SHA-256 of a fresh random
-token, as Credentials.hash). last_used is now. Triggers in the server's schema keep the
-`counters` row exact. Writes `id token` lines for every SAMPLE-th new session to --tokens-out.
+token, as Credentials.hash). last_used is now; a new session's journal is empty (schema version 3
+keeps each session's journal window in its row: NULL is an empty one). Triggers in the server's
+schema keep the `counters` row exact. Writes `id token` lines for every SAMPLE-th new session to
+--tokens-out.
 """
 import argparse, base64, hashlib, os, sqlite3, sys, time
 
@@ -21,8 +23,9 @@ def main():
 
     db = sqlite3.connect(a.db, isolation_level=None)
     version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version != 1:
-        sys.exit(f"gen_sqlite: schema version {version}, expected 1 (server-made database)")
+    # The versions whose `sessions` rows this writes as the server does (SQLiteSchema.swift).
+    if version not in (1, 2, 3):
+        sys.exit(f"gen_sqlite: schema version {version}, expected 1, 2 or 3 (server-made database)")
     tid, revision, state = db.execute("SELECT id, revision, state FROM sessions ORDER BY rowid LIMIT 1").fetchone()
     state = bytes(state)
     needle = tid.encode()
