@@ -235,9 +235,12 @@ struct RedisStoreTests {
         let deadline = ContinuousClock.now + .seconds(5)
         while store.isReceivingChanges && ContinuousClock.now < deadline { usleep(1_000) }
         #expect(!store.isReceivingChanges)
-        // Across several refused attempts (the back-off starts at 100 ms), it stays not ready.
+        // Across several refused attempts (the back-off starts at 100 ms), it stays not ready,
+        // and says why.
         for _ in 0..<3 {
-            expectUnavailable { try store.ping() }
+            #expect(throws: StoreError.unavailable("redis \(server.url()): the change subscription is down (reconnecting)")) {
+                try store.ping()
+            }
             Thread.sleep(forTimeInterval: 0.3)
         }
         let session = Fixture.session()
@@ -323,7 +326,15 @@ struct RedisStoreTests {
         server.kill()  // SIGKILL: no shutdown, only what the append-only file already has
         for _ in 0..<3 {
             let started = ContinuousClock.now
-            expectUnavailable { try a.ping() }
+            // Readiness names the unreachable node, not the subscription that went with it.
+            do {
+                try a.ping()
+                Issue.record("expected .unavailable, the call succeeded")
+            } catch StoreError.unavailable(let message) {
+                #expect(!message.contains("subscription"), "\(message)")
+            } catch {
+                Issue.record("expected .unavailable, got \(error)")
+            }
             expectUnavailable { _ = try a.load(id: session.id, now: Fixture.t0) }
             expectUnavailable { try a.save(Fixture.next(saved), expectedRevision: 2, idempotency: nil) }
             expectUnavailable { try a.create(Fixture.session(), maxSessions: 10) }

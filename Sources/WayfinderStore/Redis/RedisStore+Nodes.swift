@@ -18,18 +18,21 @@ extension RedisStore {
         } combine: { $0.reduce(0, +) }
     }
 
-    /// `PING` to every master (and, in a cluster, a slot map that covers every slot), and the
+    /// `PING` to every master (and, in a cluster, a slot map that covers every slot), then the
     /// change subscription up: without it, other instances' changes would not reach this one's
-    /// event streams and long polls.
+    /// event streams and long polls. A node that does not answer is named first.
     public func ping(on loop: (any StoreLoop)?, _ done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         if !topology.isComplete {
             refreshSoon()
             return done(.failure(StoreError.unavailable("redis cluster \(endpoint): not every slot has a known master")))
         }
-        if !isReceivingChanges {
-            return done(.failure(StoreError.unavailable("redis \(endpoint): the change subscription is down (reconnecting)")))
+        let answered: @Sendable (Result<Void, any Error>) -> Void = { [self] result in
+            if case .success = result, !isReceivingChanges {
+                return done(.failure(StoreError.unavailable("redis \(endpoint): the change subscription is down (reconnecting)")))
+            }
+            done(result)
         }
-        eachMaster(on: loop, done) { [self] node, _, client, reply in
+        eachMaster(on: loop, answered) { [self] node, _, client, reply in
             send(RedisCommand("PING"), to: .node(node), on: client) { [self] result in
                 reply(Result {
                     let value = try result.get()
