@@ -126,6 +126,37 @@ struct SQLiteStoreTests {
         #expect(try store.load(id: session.id, now: Fixture.t0) == session)
     }
 
+    /// A steady stream of commits (one at a time, over many sessions, each with a journal entry,
+    /// so the file grows) must not keep the WAL from starting over: before the writer finished
+    /// the thread's checkpoints, the WAL grew to the inline backstop (65,536 pages) and every
+    /// commit from then on checkpointed inline.
+    @Test func theWALStartsOverUnderASteadyStreamOfCommits() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/steady.sqlite"
+        let store = try SQLiteStore(path: path)
+        var sessions = (0..<2_000).map { Fixture.session("steady-\($0)", state: String(repeating: "s", count: 900)) }
+        for session in sessions { try store.create(session, maxSessions: 10_000, now: Fixture.t0, journal: nil) }
+        let record = Array(String(repeating: "r", count: 300).utf8)
+        let frame = 4_096 + 24
+        var largestWAL = 0
+        for i in 0..<60_000 {
+            let index = i % sessions.count
+            let next = Fixture.next(sessions[index], state: String(repeating: "s", count: 900))
+            try store.save(
+                next, expectedRevision: sessions[index].revision, idempotency: nil,
+                journal: JournalEntry(revision: next.revision, record: record, state: []))
+            sessions[index] = next
+            if i % 500 == 0 {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+                largestWAL = max(largestWAL, size / frame)
+            }
+        }
+        #expect(store.backgroundCheckpoints > 0)
+        #expect(largestWAL > Int(SQLiteCheckpointer.wakePages))
+        #expect(largestWAL < 3 * Int(SQLiteCheckpointer.wakePages), "the WAL reached \(largestWAL) pages")
+        #expect(try store.load(id: sessions[7].id, now: Fixture.t0) == sessions[7])
+    }
+
     @Test func closingFoldsTheWALIntoTheDatabase() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/close.sqlite"

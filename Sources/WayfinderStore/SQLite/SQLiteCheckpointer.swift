@@ -10,6 +10,13 @@ import Synchronization
 /// pages and wakes this thread, which checkpoints (`PASSIVE`: it never blocks the writer or the
 /// readers) on a connection of its own.
 ///
+/// SQLite writes the WAL from its beginning again only when a write transaction begins with every
+/// frame already copied. Under a steady stream of commits this thread's pass never ends in that
+/// state (commits land while it copies), so after a pass over a long WAL the writer's next commit
+/// copies the few frames left: the WAL then starts over and the thread sleeps. Without that step
+/// the WAL grew to the backstop while the thread, woken by every commit past `wakePages`,
+/// checkpointed back to back (two `fsync`s each).
+///
 /// A backstop keeps the WAL bounded if this thread cannot keep up: past `inlineLimitPages` the
 /// commit itself checkpoints, as SQLite would have.
 final class SQLiteCheckpointer: Sendable {
@@ -20,6 +27,8 @@ final class SQLiteCheckpointer: Sendable {
     /// about 1.5 times the throughput of 1,000, since the copying competes with requests for the
     /// CPU. The price is disk space and a longer WAL to replay after a crash.
     static let wakePages: Int32 = 16_000
+    /// Frames committed during a pass below which the writer copies the rest (see `catchUp`).
+    static let catchUpPages: Int32 = 256
     /// Pages after which the writer checkpoints inline (256 MiB with 4 KiB pages).
     static let inlineLimitPages: Int32 = 65_536
 
@@ -29,6 +38,9 @@ final class SQLiteCheckpointer: Sendable {
     private let pending = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Set once the thread has copied a WAL past `wakePages` but for the frames committed during
+    /// its last pass: the writer's next commit copies those.
+    private let finishDue = Atomic<Bool>(false)
     /// Checkpoints run by the thread (for tests and diagnostics).
     let passes = Atomic<Int>(0)
 
@@ -44,9 +56,13 @@ final class SQLiteCheckpointer: Sendable {
         sqlite3_wal_hook(writer.handle, { context, db, _, pages in
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
-            if pages >= SQLiteCheckpointer.inlineLimitPages {
-                // Behind by far: checkpoint here, like the autocheckpoint would (errors are
-                // retried by the next commit or the thread).
+            // The thread has copied the bulk of the WAL (unless it started over meanwhile).
+            let finish = checkpointer.finishDue.load(ordering: .acquiring)
+                && checkpointer.finishDue.exchange(false, ordering: .acquiringAndReleasing) && pages >= SQLiteCheckpointer.wakePages
+            if finish || pages >= SQLiteCheckpointer.inlineLimitPages {
+                // Checkpoint here, like the autocheckpoint would (errors are retried by the next
+                // commit or the thread): only the writer can finish a checkpoint with nothing
+                // committed after it, so that its next transaction writes the WAL from the start.
                 _ = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             } else if pages >= SQLiteCheckpointer.wakePages {
                 checkpointer.wake()
@@ -95,9 +111,33 @@ final class SQLiteCheckpointer: Sendable {
             if stopping.load(ordering: .acquiring) { return }
             pending.store(false, ordering: .releasing)
             guard let connection else { continue }
-            var logPages: Int32 = 0, checkpointed: Int32 = 0
-            let rc = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &checkpointed)
-            if rc == SQLITE_OK && logPages > 0 { passes.add(1, ordering: .relaxed) }
+            let frames = pass(connection)
+            if frames >= Self.wakePages { catchUp(connection, after: frames) }
         }
+    }
+
+    /// One `PASSIVE` checkpoint; the WAL's frames when it began (0 if it failed).
+    private func pass(_ connection: SQLiteConnection) -> Int32 {
+        var logPages: Int32 = 0, checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logPages, &checkpointed)
+        guard rc == SQLITE_OK else { return 0 }
+        if logPages > 0 { passes.add(1, ordering: .relaxed) }
+        return logPages
+    }
+
+    /// After a pass over a long WAL: copies what was committed meanwhile, again as long as
+    /// `catchUpPages` frames or more came in during the pass before (at most four passes, each
+    /// shorter than the one before), then leaves the rest to the writer's next commit, so the
+    /// writer waits for a few frames, not for thousands.
+    private func catchUp(_ connection: SQLiteConnection, after first: Int32) {
+        var previous = first
+        for _ in 0..<4 {
+            let frames = pass(connection)
+            guard frames > 0 else { return }
+            let arrived = frames - previous
+            previous = frames
+            if arrived < Self.catchUpPages { break }
+        }
+        finishDue.store(true, ordering: .releasing)
     }
 }
