@@ -128,8 +128,8 @@ struct SQLiteStoreTests {
 
     /// A steady stream of commits (one at a time, over many sessions, each with a journal entry,
     /// so the file grows) must not keep the WAL from starting over: before the writer finished
-    /// the thread's checkpoints, the WAL grew to the inline backstop (65,536 pages) and every
-    /// commit from then on checkpointed inline.
+    /// the thread's checkpoints, the WAL grew to the inline backstop (65,536 pages) while the
+    /// thread, woken by every commit, checkpointed back to back.
     @Test func theWALStartsOverUnderASteadyStreamOfCommits() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/steady.sqlite"
