@@ -14,13 +14,23 @@ def auth(token):
 class TabLoad:
     def __init__(self, server, threads=8, sessions_per_thread=4):
         self.server = server
-        self.sessions = [server.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
-                         for _ in range(threads * sessions_per_thread)]
+        self.sessions = [self._create() for _ in range(threads * sessions_per_thread)]
         self.acknowledged = {sid: 1 for sid, _ in self.sessions}
         self.statuses = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._work, args=(self.sessions[i::threads],)) for i in range(threads)]
+
+    def _create(self):
+        """A session, its create tried again after a 503 (Retry-After: 1): with
+        --redis-wait-replicas, a replica of a cluster that has just formed may miss WAIT's 500 ms."""
+        context = {"context": {"onboarded": True, "authenticated": True, "user": "a@b.c"}}
+
+        def attempt():
+            status, _, body = self.server.request("POST", "/v1/sessions", context)
+            assert status in (201, 503), body
+            return (body["id"], body["token"]) if status == 201 else None
+        return wait_for(attempt, 15, interval=0.2, message="a session created")
 
     def __enter__(self):
         for thread in self._threads:
