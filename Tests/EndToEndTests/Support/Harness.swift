@@ -165,6 +165,12 @@ final class InProcessServer {
         try server.start()
         api.start()
         port = server.boundPort
+        // On Redis the server is ready once its change subscription is up (what `/readyz` waits
+        // for, as a deploy does); the tests start from a ready server.
+        if let redis = store as? RedisStore, !eventually(within: 15, { redis.isReceivingChanges }) {
+            stop()
+            throw StoreError.unavailable("redis: the change subscription did not come up within 15 s")
+        }
     }
 
     func client(timeoutMilliseconds: Int = 15_000) -> Client { Client(port: port, timeoutMilliseconds: timeoutMilliseconds) }
