@@ -12,11 +12,13 @@ import CSQLite
 /// file; the window rides in the page the save writes anyway.
 ///
 /// Entries that leave a window (the bounds, a deleted or expired session) stay in the table until
-/// ``sweep()`` — run once per group — deletes them, walking the table in rowid order from where it
+/// ``sweep()`` — offered every group — deletes them, walking the table in rowid order from where it
 /// stopped, two rows per entry that left (two per entry appended while, after opening, it is not
 /// known whether any wait): the oldest entries sit together at the front, so once sessions reach
 /// their bounds the sweep deletes runs of neighbours, each run with one statement, rather than
-/// one row per page.
+/// one row per page. Entries dropped by the bounds wait until the walk has ``walkBatch`` rows to
+/// go: a group of one trigger (one connection) would otherwise rewrite the same few pages in
+/// every commit; a deleted session or a rollback has the next group walk at once.
 ///
 /// Windows are remembered after their first use (at most `windowCapacity` sessions; none for a
 /// file other processes write too) and forgotten whenever a group rolls back or sessions expire,
@@ -50,8 +52,12 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     /// Where the sweep continues (rowids after it), and whether this pass found anything to delete.
     private var sweepCursor: Int64 = 0
     private var sweepPassDeleted = false
+    /// Whether the next sweep walks whatever its budget (a session was deleted).
+    private var sweepSoon = false
     /// The most rows one sweep walks (it runs inside a group, before the commit).
     private static let maxSweep = 4_096
+    /// The fewest rows a sweep walks for entries the bounds dropped: it waits for them to add up.
+    static let walkBatch = 128
 
     init(connection: SQLiteConnection, windowCapacity: Int = 16_384) throws {
         self.windowCapacity = windowCapacity
@@ -94,13 +100,17 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         windows[pending.sessionID] = pending.window
     }
 
-    /// Deletes up to this group's share of rows no window keeps, walking on from where the last
-    /// sweep stopped (and from the start again at the end, within the same share).
+    /// Deletes up to the rows no window keeps among those the walk has earned since the last sweep,
+    /// walking on from where it stopped (and from the start again at the end, within the same
+    /// share); does nothing while fewer than ``walkBatch`` rows are earned, unless a session was
+    /// deleted or it is not known what waits.
     func sweep() throws {
         guard waiting > 0 else {
             sweepBudget = 0
             return
         }
+        guard sweepBudget >= Self.walkBatch || sweepSoon || waiting == Int.max else { return }
+        sweepSoon = false
         var remaining = min(sweepBudget, Self.maxSweep)
         sweepBudget = 0
         var wrapped = false
@@ -163,6 +173,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     /// Notes that a session's entries left the journal (the session was deleted).
     func forget(_ sessionID: String) {
         noteLeft(windows.removeValue(forKey: sessionID)?.items.count ?? Int.max)
+        sweepSoon = true
     }
 
     /// Forgets every remembered window and the next rowid, and has the sweep walk a whole pass
