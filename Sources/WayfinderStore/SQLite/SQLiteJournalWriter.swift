@@ -18,7 +18,7 @@ import CSQLite
 /// their bounds the sweep deletes runs of neighbours, each run with one statement, rather than
 /// one row per page. Entries dropped by the bounds wait until the walk has ``walkBatch`` rows to
 /// go: a group of one trigger (one connection) would otherwise rewrite the same few pages in
-/// every commit; a deleted session or a rollback has the next group walk at once.
+/// every commit; a deleted or expired session, or a rollback, has the next group walk at once.
 ///
 /// Windows are remembered after their first use (at most `windowCapacity` sessions; none for a
 /// file other processes write too) and forgotten whenever a group rolls back or sessions expire,
@@ -100,10 +100,10 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         windows[pending.sessionID] = pending.window
     }
 
-    /// Deletes up to the rows no window keeps among those the walk has earned since the last sweep,
-    /// walking on from where it stopped (and from the start again at the end, within the same
-    /// share); does nothing while fewer than ``walkBatch`` rows are earned, unless a session was
-    /// deleted or it is not known what waits.
+    /// Walks the rows earned since the last walk (two per entry that left), on from where it
+    /// stopped (and from the start again at the end, within the same share), and deletes those no
+    /// window keeps. Does nothing while fewer than ``walkBatch`` rows are earned, unless a session
+    /// was deleted or it is not known what waits (after opening, a rollback or an expiry).
     func sweep() throws {
         guard waiting > 0 else {
             sweepBudget = 0
