@@ -22,6 +22,30 @@ struct SQLiteJournalTests {
         #expect(SQLiteJournalWindow(encoded: [1, 1, 1]) == nil)  // a rowid below 1
     }
 
+    @Test func aWindowsStoredFormFollowsItsAppendsDropsAndReplacements() {
+        // The stored form is updated in place (an append adds its bytes, a drop re-encodes the
+        // new oldest entry): after every step it must decode to exactly the window's entries.
+        var window = SQLiteJournalWindow()
+        var rowid: Int64 = 1
+        var revision = 0
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: UInt64) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % bound)
+        }
+        for step in 0..<2_000 {
+            // Mostly the next revision; now and then one written again (a rollback's retry) or a
+            // jump; rowids mostly grow, by one or by thousands, and sizes cross varint widths.
+            revision = next(10) == 0 ? max(1, revision - next(4)) : revision + 1 + (next(20) == 0 ? 300 : 0)
+            rowid += next(8) == 0 ? Int64(next(100_000)) : 1
+            let size = next(6) == 0 ? 20_000 + next(200_000) : 100 + next(300)
+            let maxBytes = step % 500 < 250 ? Int.max : 60_000
+            _ = window.append(.init(rowid: rowid, revision: revision, size: size), maxEntries: 40, maxBytes: maxBytes)
+            #expect(SQLiteJournalWindow(encoded: window.encoded)?.items == window.items)
+        }
+        #expect(window.items.count > 1)
+    }
+
     @Test func aWindowKeepsTheNewestWithinItsBoundsAndReplacesARevisionWrittenAgain() {
         var window = SQLiteJournalWindow()
         for revision in 1...5 {
@@ -44,6 +68,29 @@ struct SQLiteJournalTests {
         // 650 entries appended, 6 kept: what waits for the sweep is less than one walk's worth
         // (two rows walked per entry dropped), not the 644 dropped.
         #expect(try Self.journalRows(path)! < 6 + SQLiteJournalWriter.walkBatch / 2)
+    }
+
+    @Test func rowsLeftWaitingWhenTheStoreClosedAreFoundAfterOpening() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/sessions.sqlite"
+        let configuration = StoreConfiguration(journalEntriesPerSession: 3)
+        var session: StoredSession
+        do {
+            let store = try SQLiteStore(path: path, configuration: configuration)
+            // 40 dropped: fewer than a batch, so they wait, and the store closes with them.
+            session = try JournalStoreTests.walk(store, to: 43)
+            #expect(try Self.journalRows(path) == 43)
+            try store.close()
+        }
+        let store = try SQLiteStore(path: path, configuration: configuration)
+        // Nothing in memory knows those rows now; the walk finds them as entries are appended.
+        for _ in 0..<30 {
+            let next = Fixture.next(session)
+            try store.save(next, expectedRevision: session.revision, idempotency: nil, journal: JournalStoreTests.entry(next.revision))
+            session = next
+        }
+        #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [71, 72, 73])
+        #expect(try Self.journalRows(path)! < 3 + 30)
     }
 
     @Test func theEntriesOfDeletedAndExpiredSessionsAreSwept() throws {
