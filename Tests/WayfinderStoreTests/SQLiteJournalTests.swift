@@ -23,8 +23,8 @@ struct SQLiteJournalTests {
     }
 
     @Test func aWindowsStoredFormFollowsItsAppendsDropsAndReplacements() {
-        // The stored form is updated in place (an append adds its bytes, a drop re-encodes the
-        // new oldest entry): after every step it must decode to exactly the window's entries.
+        // After every step of a long mix of appends, drops and replacements, with rowids that
+        // jump and sizes across varint widths, the stored form decodes to the window's entries.
         var window = SQLiteJournalWindow()
         var rowid: Int64 = 1
         var revision = 0

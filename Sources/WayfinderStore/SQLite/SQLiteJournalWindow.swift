@@ -7,9 +7,7 @@
 /// Encoded as LEB128 varints, three per entry: the rowid's change from the entry before
 /// (zigzag-signed: rowids grow as entries are appended, but a file migrated from the indexed
 /// layout may list them in another order), the revision's increase (revisions only grow) and
-/// the size — about six bytes an entry. The stored form is kept up to date as entries come and
-/// go (an append adds its own bytes, a drop re-encodes only the new oldest entry), so a trigger
-/// does not encode the whole window again.
+/// the size — about six bytes an entry.
 struct SQLiteJournalWindow: Equatable {
     struct Item: Equatable {
         var rowid: Int64
@@ -19,10 +17,6 @@ struct SQLiteJournalWindow: Equatable {
 
     private(set) var items: [Item] = []
     private(set) var bytes = 0
-    /// The stored form (see the type's description).
-    private(set) var encoded: [UInt8] = []
-    /// How many bytes of `encoded` each item takes.
-    private var lengths: [UInt8] = []
 
     init() {}
 
@@ -32,7 +26,6 @@ struct SQLiteJournalWindow: Equatable {
         var rowid: Int64 = 0
         var revision = 0
         while !reader.isAtEnd {
-            let start = reader.offset
             guard let rowidChange = reader.next(), let revisionStep = reader.next(), let size = reader.next(),
                 revisionStep > 0 || items.isEmpty, revisionStep <= UInt64(Int.max - revision), size <= UInt64(Int.max - bytes)
             else { return nil }
@@ -41,10 +34,24 @@ struct SQLiteJournalWindow: Equatable {
             rowid = next
             revision += Int(revisionStep)
             items.append(Item(rowid: rowid, revision: revision, size: Int(size)))
-            lengths.append(UInt8(reader.offset - start))  // three varints of at most ten bytes
             bytes += Int(size)
         }
-        self.encoded = encoded
+    }
+
+    /// The stored form (see the type's description).
+    var encoded: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(items.count * 6)
+        var rowid: Int64 = 0
+        var revision = 0
+        for item in items {
+            Self.appendVarint(Self.zigzag(item.rowid - rowid), to: &out)
+            Self.appendVarint(UInt64(item.revision - revision), to: &out)
+            Self.appendVarint(UInt64(item.size), to: &out)
+            rowid = item.rowid
+            revision = item.revision
+        }
+        return out
     }
 
     /// Whether the window keeps the row `rowid`.
@@ -60,39 +67,17 @@ struct SQLiteJournalWindow: Equatable {
         while let last = items.last, last.revision >= item.revision {
             bytes -= last.size
             items.removeLast()
-            encoded.removeLast(Int(lengths.removeLast()))
             dropped += 1
         }
-        let length = Self.appendItem(item, after: items.last, to: &encoded)
         items.append(item)
-        lengths.append(length)
         bytes += item.size
         var drop = 0
         while items.count - drop > 1, items.count - drop > maxEntries || bytes > maxBytes {
             bytes -= items[drop].size
             drop += 1
         }
-        if drop > 0 {
-            // The new oldest entry's bytes were relative to the one before it; now they are not.
-            let cut = lengths[...drop].reduce(0) { $0 + Int($1) }
-            var first: [UInt8] = []
-            let firstLength = Self.appendItem(items[drop], after: nil, to: &first)
-            encoded.replaceSubrange(0..<cut, with: first)
-            items.removeFirst(drop)
-            lengths.removeFirst(drop)
-            lengths[0] = firstLength
-        }
+        items.removeFirst(drop)
         return dropped + drop
-    }
-
-    /// Appends `item`'s three varints (relative to `previous`, the entry before it) to `out`;
-    /// returns how many bytes they took.
-    private static func appendItem(_ item: Item, after previous: Item?, to out: inout [UInt8]) -> UInt8 {
-        let start = out.count
-        appendVarint(zigzag(item.rowid - (previous?.rowid ?? 0)), to: &out)
-        appendVarint(UInt64(item.revision - (previous?.revision ?? 0)), to: &out)
-        appendVarint(UInt64(item.size), to: &out)
-        return UInt8(out.count - start)
     }
 
     private static func zigzag(_ value: Int64) -> UInt64 {
@@ -114,7 +99,7 @@ struct SQLiteJournalWindow: Equatable {
 
     private struct VarintReader {
         let bytes: [UInt8]
-        private(set) var offset = 0
+        var offset = 0
 
         var isAtEnd: Bool { offset == bytes.count }
 
