@@ -1,11 +1,11 @@
 /// One entry of a session's journal as a store keeps it: the revision it records, its record
-/// (JSON written by the API) and, for some entries, the session's state after it — opaque to the
+/// (bytes written by the API) and, for some entries, the session's state after it — opaque to the
 /// store, like a session's state. The state is kept apart so a store in memory shares its bytes with the
 /// session's own state (one buffer, not two) while that is the newest.
 public struct JournalEntry: Sendable, Equatable {
     /// The revision the entry records.
     public var revision: Int
-    /// The entry's record (the API's JSON, without the state).
+    /// The entry's record without the state (the API's stored form, or JSON in stores written before it).
     public var record: [UInt8]
     /// The session's stored state after it; empty when the entry does not keep it.
     public var state: [UInt8]

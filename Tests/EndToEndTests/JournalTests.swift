@@ -88,6 +88,52 @@ import WayfinderStore
         }
     }
 
+    /// Stores kept entries as JSON before the stored form: a journal written so (the walkthrough's
+    /// entries copied as their JSON into another store, as an older server left them) serves the
+    /// same history, a bundle that replays clean, and rewinds.
+    @Test func aJournalStoredAsJSONByAnOlderServerStillServesHistoryBundleAndRewind() throws {
+        let written = MemoryStore(configuration: StoreConfiguration())
+        let server = try InProcessServer(store: .given(written))
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession()
+        let expected = try Self.walkthrough(c, s)
+        let history = try c.call("GET", s.path + "/history", token: s.token)
+
+        let older = MemoryStore(configuration: StoreConfiguration())
+        let entries = written.journal(id: s.id, since: 0)
+        guard let session = written.load(id: s.id, now: 0), entries.count == expected.count else {
+            Issue.record("the walkthrough's session or entries are missing")
+            return
+        }
+        for entry in entries {
+            #expect(entry.record.first != UInt8(ascii: "{"), "the server stores the compact form")
+            let json = JournalEntry(revision: entry.revision, record: try JournalRecord.joined(record: entry.record, state: []), state: entry.state)
+            var at = session
+            at.revision = entry.revision
+            if entry.revision == 1 {
+                try older.create(at, maxSessions: 10, now: session.lastUsed, journal: json)
+            } else {
+                try older.save(at, expectedRevision: entry.revision - 1, idempotency: nil, journal: json)
+            }
+        }
+        try older.save(session, expectedRevision: session.revision, idempotency: nil, journal: nil)
+        #expect(older.journal(id: s.id, since: 0).allSatisfy { $0.record.first == UInt8(ascii: "{") })
+
+        let olderServer = try InProcessServer(store: .given(older))
+        defer { olderServer.stop() }
+        let o = olderServer.client()
+        let read = try o.call("GET", s.path + "/history", token: s.token)
+        #expect(read.status == 200)
+        #expect(read.json == history.json)
+        let bundle = try o.call("GET", s.path + "/history?format=bundle", token: s.token)
+        let report = Replay(demoEngine).run(try ReplayBundle(bytes: bundle.body))
+        #expect(report.isClean && report.steps.count == expected.count, "\(report)")
+        let rewound = try o.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 8}"#)  // r8: the new to-do form
+        #expect(rewound.status == 200, "\(rewound)")
+        #expect(rewound.state.stackNames == ["todoList", "todoAdd"])
+    }
+
     @Test func rewindRestoresTheEarlierScreensAndKeepsTheModel() throws {
         let server = try InProcessServer()
         defer { server.stop() }

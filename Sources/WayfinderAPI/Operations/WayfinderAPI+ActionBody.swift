@@ -18,7 +18,7 @@ extension WayfinderAPI {
     }
 
     /// `{"state": rendered, "transitions": transitions}` (`transitions`: the JSON array of
-    /// ``JournalRecord/transitionsJSON(_:)``, which the journal entry shares).
+    /// ``JournalRecord/transitionsJSON(_:)``).
     private func actionBody(_ rendered: [UInt8], _ transitions: [UInt8]) -> [UInt8] {
         let prefix = #"{"state":"#.utf8, member = #","transitions":"#.utf8
         var bytes: [UInt8] = []

@@ -8,15 +8,12 @@ import WayfinderStore
 extension WayfinderAPI {
     /// The entry recording `outcome` (made by `actions`), or nil if the journal is off. It keeps
     /// the state only where ``JournalRecord/keepsState(revision:actions:secrets:)`` says so.
-    /// `transitions` is `outcome`'s transitions as the answer writes them, if it has them already.
-    func journalEntry(
-        _ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], transitions: [UInt8]? = nil, time: Int64, requestID: String?
-    ) -> JournalEntry? {
+    func journalEntry(_ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], time: Int64, requestID: String?) -> JournalEntry? {
         guard configuration.journal, !actions.isEmpty else { return nil }
         let revision = outcome.state.revision
         let record = JournalRecord.encode(
             revision: revision, time: time, requestID: requestID, actions: actions,
-            transitions: transitions ?? JournalRecord.transitionsJSON(outcome.transitions), state: outcome.state,
+            transitions: outcome.transitions, state: outcome.state,
             stateBytes: stateBytes, redacting: secrets)
         // The state's own buffer: the memory store keeps one copy for the session and its entry.
         let keeps = JournalRecord.keepsState(revision: revision, actions: actions, secrets: secrets, interval: configuration.journalStateInterval)
@@ -40,7 +37,7 @@ extension WayfinderAPI {
             w.beginObject()
             w.key("revision"); w.int(session.revision)
             w.key("entries"); w.beginArray()
-            for entry in entries { w.raw(JournalRecord.joined(record: entry.record, state: entry.state)) }
+            for entry in entries { w.raw(try Self.json(entry)) }
             w.endArray()
             w.endObject()
             return json(200, w.bytes, ["ETag": ETag.of(session.revision), "Cache-Control": "no-store"])
@@ -130,11 +127,19 @@ extension WayfinderAPI {
         guard let base = entries.firstIndex(where: { !$0.state.isEmpty }) else { return [] }
         let kept = entries[base...]
         let states = try replay(id, kept).states
-        return kept.map { entry in
+        return try kept.map { entry in
             if entry.state.isEmpty, let state = states[entry.revision] {
-                return JournalRecord.joined(record: entry.record, state: StateCodec.encode(state))
+                return try Self.json(JournalEntry(revision: entry.revision, record: entry.record, state: StateCodec.encode(state)))
             }
-            return JournalRecord.joined(record: entry.record, state: entry.state)
+            return try Self.json(entry)
+        }
+    }
+
+    /// `entry` as the JSON the history endpoint and bundles carry.
+    /// - Throws: `500` if the store holds an entry that does not read.
+    private static func json(_ entry: JournalEntry) throws -> [UInt8] {
+        do { return try JournalRecord.joined(record: entry.record, state: entry.state) } catch {
+            throw APIError.internalError("the session's journal cannot be read: \(error)")
         }
     }
 

@@ -226,7 +226,7 @@ extension WayfinderAPI {
         for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
-        let transitions = JournalRecord.transitionsJSON(outcome.transitions)  // for the answer and the journal
+        let transitions = JournalRecord.transitionsJSON(outcome.transitions)
         guard outcome.changed || key != nil else {
             let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
@@ -245,7 +245,7 @@ extension WayfinderAPI {
                 next.state = try SessionCodec.encode(outcome.state, memo: &codecMemo)
                 try checkSize(next.state)
                 cache.putStoredMemo(cacheKey, codecMemo)
-                entry = journalEntry(journal, outcome, stateBytes: next.state, transitions: transitions, time: now, requestID: requestID)
+                entry = journalEntry(journal, outcome, stateBytes: next.state, time: now, requestID: requestID)
             } catch {
                 return then(.failure(error))
             }

@@ -80,14 +80,44 @@ public enum JournalAction: Sendable, Hashable {
         w.endObject()
     }
 
-    /// Writes the action as ``write(to:redacting:)`` does, into a journal entry: a route, the
-    /// action of almost every entry, with literal keys; any other through a ``JSONWriter``.
+    /// Writes the action into a journal entry's stored form: a route, the action of almost every
+    /// entry, as its name and its (redacted) params' JSON, none if it has none; any other as the
+    /// JSON of ``write(to:redacting:)``.
     func write(to out: inout RecordWriter, redacting secrets: SecretParams) {
-        guard case .action(.trigger(let route)) = self else { return out.json { write(to: &$0, redacting: secrets) } }
-        out.literal(#"{"kind":"route","route":"#); out.string(route.name)
-        out.literal(#","params":"#)
-        if route.params.isEmpty { out.literal("{}") } else { out.json { $0.value(.object(secrets.redact(route))) } }
-        out.literal("}")
+        if case .action(.trigger(let route)) = self {
+            out.byte(1)
+            out.string(route.name)
+            guard !route.params.isEmpty else { return out.count(0) }
+            var w = JSONWriter(capacity: 64)
+            w.value(.object(secrets.redact(route)))
+            out.run(w.bytes)
+        } else {
+            var w = JSONWriter(capacity: 64)
+            write(to: &w, redacting: secrets)
+            out.byte(0)
+            out.run(w.bytes)
+        }
+    }
+
+    /// Reads an action written by ``write(to:redacting:)-(RecordWriter,_)``.
+    init(from input: inout RecordReader) throws(JournalError) {
+        let tag = try input.byte()
+        if tag == 1 {
+            let name = try input.string()
+            let params = try input.run()
+            guard !params.isEmpty else {
+                self = .action(.trigger(RouteRequest(name, params: [:])))
+                return
+            }
+            guard let object = (try? JSONParser.parse(params))?.objectValue else { throw .malformed("a route's params are not an object") }
+            self = .action(.trigger(RouteRequest(name, params: object)))
+        } else {
+            guard tag == 0 else { throw .malformed("a stored action has an unknown tag \(tag)") }
+            let bytes = try input.run()
+            let json: JSONValue
+            do { json = try JSONParser.parse(bytes) } catch { throw .malformed("a stored action is not JSON (\(error))") }
+            try self.init(json: json)
+        }
     }
 
     /// Reads an action written by ``write(to:redacting:)``.

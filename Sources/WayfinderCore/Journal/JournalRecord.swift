@@ -8,9 +8,10 @@
 /// which the reducer's purity makes exact; the digest checks it.
 ///
 /// The server writes entries with ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``
-/// (the state kept apart, so a store can share its bytes with the session's own) and
-/// ``joined(record:state:)``; the history endpoint, bundles, `wayfinder replay` and the testing
-/// library read them with ``init(json:)``: one shape, one serialiser.
+/// in a compact stored form (the state kept apart, so a store can share its bytes with the
+/// session's own) and turns them into JSON with ``joined(record:state:)`` for the history
+/// endpoint and bundles; `wayfinder replay` and the testing library read the JSON with
+/// ``init(json:)``.
 public struct JournalRecord: Sendable, Hashable {
     /// The revision the entry made.
     public var revision: Int
@@ -63,37 +64,71 @@ public struct JournalRecord: Sendable, Hashable {
         self.state = state
     }
 
-    /// The entry's bytes without its state, for a store; `stateBytes` is `state` as stored
-    /// (``StateCodec``), of which the entry keeps the digest; `transitions` is the JSON array the
-    /// revision's answer carried (``transitionsJSON(_:)``), copied as it is. Secret route params
-    /// are redacted.
+    /// The entry's stored form without its state, for a store: compact bytes (a format byte, then
+    /// varints, strings after their lengths, the digest's eight bytes), about a quarter the size
+    /// of its JSON, since the journal writes one on every accepted change and reads them rarely.
+    /// ``joined(record:state:)`` turns it into the JSON entry the history endpoint and bundles
+    /// carry; ``init(bytes:)`` reads it. `stateBytes` is `state` as stored (``StateCodec``), of
+    /// which the entry keeps the digest. Secret route params are redacted.
     public static func encode(
-        revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [UInt8], state: SessionState,
+        revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], state: SessionState,
         stateBytes: [UInt8], redacting secrets: SecretParams
     ) -> [UInt8] {
-        // Sized for a usual entry (about 250 bytes) so that the store keeps no slack per entry.
-        var out = RecordWriter(capacity: 224 + transitions.count)
-        out.literal(#"{"revision":"#); out.int(revision)
-        out.literal(#","time":"#); out.int(Int(time))
-        if let requestID { out.literal(#","requestId":"#); out.string(requestID) }
-        out.literal(#","actions":["#)
-        for (index, action) in actions.enumerated() {
-            if index > 0 { out.literal(",") }
-            action.write(to: &out, redacting: secrets)
+        var out = RecordWriter(capacity: 96)
+        out.byte(storedFormat)
+        out.int(revision)
+        out.int(Int(time))
+        if let requestID { out.byte(1); out.string(requestID) } else { out.byte(0) }
+        out.count(actions.count)
+        for action in actions { action.write(to: &out, redacting: secrets) }
+        out.count(transitions.count)
+        for transition in transitions {
+            out.string(transition.op.rawValue)
+            out.byte((transition.animated ? 1 : 0) | (transition.tab == nil ? 0 : 2))
+            if let tab = transition.tab { out.string(tab) }
+            out.count(transition.screens.count)
+            for screen in transition.screens { out.string(screen) }
         }
-        out.literal("]")
-        out.literal(#","transitions":"#); out.bytes.append(contentsOf: transitions)
-        out.literal(#","screens":["#)
-        for (index, screen) in state.navigation.visibleScreens.enumerated() {
-            if index > 0 { out.literal(",") }
-            out.string(screen.name)
-        }
-        out.literal(#"],"digest":""#); out.hex(StateDigest.hash(stateBytes))
-        out.literal(#""}"#)
+        let screens = state.navigation.visibleScreens
+        out.count(screens.count)
+        for screen in screens { out.string(screen.name) }
+        out.word(StateDigest.hash(stateBytes))
         return out.bytes
     }
 
-    /// `transitions` as a JSON array: written once per revision for both its answer and its entry.
+    /// The first byte of the stored form (a JSON entry, as stores kept them before, starts with `{`).
+    static let storedFormat: UInt8 = 1
+
+    /// Reads the stored form (``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``).
+    private init(stored bytes: [UInt8]) throws(JournalError) {
+        var input = RecordReader(bytes, from: 1)
+        let revision = try input.int()
+        let time = Int64(try input.int())
+        let requestID = try input.byte() == 0 ? nil : try input.string()
+        var actions: [JournalAction] = []
+        for _ in 0..<(try input.count()) { actions.append(try JournalAction(from: &input)) }
+        guard !actions.isEmpty else { throw .malformed("entry \(revision) has no actions") }
+        var transitions: [Transition] = []
+        for _ in 0..<(try input.count()) {
+            guard let op = Transition.Op(rawValue: try input.string()) else {
+                throw .malformed("entry \(revision) has a transition without a known op")
+            }
+            let flags = try input.byte()
+            let tab = flags & 2 == 0 ? nil : try input.string()
+            var screens: [String] = []
+            for _ in 0..<(try input.count()) { screens.append(try input.string()) }
+            transitions.append(Transition(op, screens, tab: tab, animated: flags & 1 != 0))
+        }
+        var screens: [String] = []
+        for _ in 0..<(try input.count()) { screens.append(try input.string()) }
+        let digest = StateDigest.text(try input.word())
+        guard input.isAtEnd else { throw .malformed("entry \(revision) has bytes past its end") }
+        self.init(
+            revision: revision, time: time, requestID: requestID, actions: actions, transitions: transitions, screens: screens,
+            digest: digest, state: nil)
+    }
+
+    /// `transitions` as a JSON array, as a revision's answer carries them.
     public static func transitionsJSON(_ transitions: [Transition]) -> [UInt8] {
         var w = JSONWriter(capacity: 16 + 72 * transitions.count)
         w.beginArray()
@@ -102,18 +137,34 @@ public struct JournalRecord: Sendable, Hashable {
         return w.bytes
     }
 
-    /// The whole entry: `record` (from ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``)
-    /// with the stored state as its `state` member (none if `state` is empty).
-    public static func joined(record: [UInt8], state: [UInt8]) -> [UInt8] {
-        guard !state.isEmpty, record.last == UInt8(ascii: "}") else { return record }
-        let member = Array(#","state":"#.utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(record.count + member.count + state.count)
-        bytes.append(contentsOf: record.dropLast())
-        bytes.append(contentsOf: member)
-        bytes.append(contentsOf: state)
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+    /// The whole entry as JSON, as the history endpoint and bundles carry it: `record` (its stored
+    /// form, from ``encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``,
+    /// or a JSON entry without a state, as stores kept them before) with the stored state as its
+    /// `state` member (none if `state` is empty).
+    /// - Throws: ``JournalError/malformed(_:)`` if `record` does not read.
+    public static func joined(record: [UInt8], state: [UInt8]) throws(JournalError) -> [UInt8] {
+        guard record.first == storedFormat else {
+            guard !state.isEmpty else { return record }
+            guard record.last == UInt8(ascii: "}") else { throw .malformed("a stored entry is neither JSON nor its stored form") }
+            return record.dropLast() + Array(#","state":"#.utf8) + state + [UInt8(ascii: "}")]
+        }
+        let entry = try JournalRecord(stored: record)
+        var w = JSONWriter(capacity: 256 + state.count)
+        w.beginObject()
+        w.key("revision"); w.int(entry.revision)
+        w.key("time"); w.int(Int(entry.time))
+        if let requestID = entry.requestID { w.key("requestId"); w.string(requestID) }
+        w.key("actions"); w.beginArray()
+        for action in entry.actions { action.write(to: &w, redacting: SecretParams()) }  // redacted when stored
+        w.endArray()
+        w.key("transitions"); w.raw(transitionsJSON(entry.transitions))
+        w.key("screens"); w.beginArray()
+        for screen in entry.screens { w.string(screen) }
+        w.endArray()
+        w.key("digest"); w.string(entry.digest)
+        if !state.isEmpty { w.key("state"); w.raw(state) }
+        w.endObject()
+        return w.bytes
     }
 
     /// Reads an entry (from a store or a bundle).
@@ -141,8 +192,12 @@ public struct JournalRecord: Sendable, Hashable {
             digest: digest, state: object["state"])
     }
 
-    /// Reads an entry from its bytes.
+    /// Reads an entry from its bytes: its stored form or its JSON.
     public init(bytes: [UInt8]) throws(JournalError) {
+        if bytes.first == Self.storedFormat {
+            try self.init(stored: bytes)
+            return
+        }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch { throw .malformed("an entry is not JSON (\(error))") }
         try self.init(json: json)

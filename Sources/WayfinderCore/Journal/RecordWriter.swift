@@ -1,9 +1,8 @@
-/// Writes a journal entry's bytes (``JournalRecord/encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``,
-/// once per accepted change): its fixed keys are copied as literals and its plain strings as
-/// they are, which costs a fraction of a ``JSONWriter`` call per key; the actions, and any string
-/// that needs escaping, are written by a ``JSONWriter`` continuing the same bytes.
+/// Writes a journal entry's stored form (``JournalRecord/encode(revision:time:requestID:actions:transitions:state:stateBytes:redacting:)``,
+/// once per accepted change): integers as LEB128 varints (signed ones zigzagged), strings and
+/// byte runs after their length. ``RecordReader`` reads it back.
 struct RecordWriter {
-    /// The JSON written so far.
+    /// The bytes written so far.
     var bytes: [UInt8]
 
     init(capacity: Int) {
@@ -11,58 +10,97 @@ struct RecordWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Appends `text` as it is: JSON punctuation and keys the caller wrote.
-    mutating func literal(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
 
-    /// Appends `value` in decimal (the digits straight into the buffer, no `String`).
-    mutating func int(_ value: Int) {
-        var rest = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits and a sign
-        let count = withUnsafeMutableBytes(of: &digits) { out in
-            var start = out.count
-            repeat {
-                start -= 1
-                out[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            } while rest > 0
-            if value < 0 { start -= 1; out[start] = UInt8(ascii: "-") }
-            return out.count - start
-        }
-        withUnsafeBytes(of: digits) { bytes.append(contentsOf: $0.suffix(count)) }
-    }
+    /// `value` seven bits a byte, least significant first; the high bit says more follow.
+    mutating func count(_ value: Int) { varint(UInt64(value)) }
 
-    /// Appends `value` as 16 lowercase hex digits, most significant first (a ``StateDigest``).
-    mutating func hex(_ value: UInt64) {
-        var digits: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &digits) { out in
-            for index in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
-                out[index] = nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
-            }
-        }
-        withUnsafeBytes(of: digits) { bytes.append(contentsOf: $0) }
-    }
+    /// `value` zigzagged (0, -1, 1, -2, … as 0, 1, 2, 3, …), so a small negative stays short.
+    mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value << 1 ^ value >> 63))) }
 
-    /// Appends `value` as a JSON string.
+    /// `value`'s UTF-8 after its length.
     mutating func string(_ value: String) {
-        // Printable ASCII but `"` and `\`, and any UTF-8 above it, stand for themselves.
-        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }) else { return false }
-            bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            count(utf8.count)
             bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return true
         }
-        if plain != true { json { $0.string(value) } }
     }
 
-    /// Lets `write` append one JSON value with a ``JSONWriter`` (no comma before it).
-    mutating func json(_ write: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(capacity: 0)
-        swap(&writer.bytes, &bytes)
-        write(&writer)
-        swap(&writer.bytes, &bytes)
+    /// `value` after its length.
+    mutating func run(_ value: [UInt8]) {
+        count(value.count)
+        bytes.append(contentsOf: value)
+    }
+
+    /// `value` as eight bytes, most significant first.
+    mutating func word(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    private mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+}
+
+/// Reads what a ``RecordWriter`` wrote; anything cut short or out of range is
+/// ``JournalError/malformed(_:)``.
+struct RecordReader {
+    private let bytes: [UInt8]
+    private var offset: Int
+
+    init(_ bytes: [UInt8], from offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    /// Whether every byte was read.
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() throws(JournalError) -> UInt8 {
+        guard offset < bytes.count else { throw .malformed("a stored entry ends early") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    /// A length or a count: at most what the rest of the entry could hold.
+    mutating func count() throws(JournalError) -> Int {
+        let value = try varint()
+        guard value <= UInt64(bytes.count - offset) else { throw .malformed("a stored entry counts past its end") }
+        return Int(value)
+    }
+
+    mutating func int() throws(JournalError) -> Int {
+        let value = try varint()
+        return Int(Int64(bitPattern: value >> 1 ^ (0 &- (value & 1))))
+    }
+
+    mutating func string() throws(JournalError) -> String { String(decoding: try run(), as: UTF8.self) }
+
+    mutating func run() throws(JournalError) -> [UInt8] {
+        let length = try count()
+        defer { offset += length }
+        return Array(bytes[offset..<offset + length])
+    }
+
+    mutating func word() throws(JournalError) -> UInt64 {
+        var value: UInt64 = 0
+        for _ in 0..<8 { value = value << 8 | UInt64(try byte()) }
+        return value
+    }
+
+    private mutating func varint() throws(JournalError) -> UInt64 {
+        var value: UInt64 = 0
+        for shift in stride(from: 0, to: 64, by: 7) {
+            let next = try byte()
+            value |= UInt64(next & 0x7F) << UInt64(shift)
+            if next < 0x80 { return value }
+        }
+        throw .malformed("a stored entry has a number too long")
     }
 }

@@ -7,17 +7,19 @@
 /// cryptographic hash, and nothing trusts it against a forger.
 public enum StateDigest {
     /// The digest of `bytes`.
-    public static func of(_ bytes: [UInt8]) -> String {
-        var out = RecordWriter(capacity: 16)
-        out.hex(hash(bytes))
-        return String(decoding: out.bytes, as: UTF8.self)
-    }
+    public static func of(_ bytes: [UInt8]) -> String { text(hash(bytes)) }
 
     /// The digest of `state` as it is stored.
     public static func of(_ state: SessionState) -> String { of(StateCodec.encode(state)) }
 
     /// XXH64 of `bytes`, the digest's value.
     static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { xxh64($0) } }
+
+    /// `value` as the digest's 16 lowercase hex digits.
+    static func text(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
