@@ -75,7 +75,7 @@ import WayfinderCore
         #expect(try JournalRecord.joined(record: legacy, state: []) == legacy)
     }
 
-    @Test func theStoredFormIsAQuarterOfTheJSON() throws {
+    @Test func theStoredFormIsUnderAThirdOfTheJSON() throws {
         let (bytes, _, _) = try Self.entry(requestID: "vdRfzw-1ks8o", actions: [.action(.trigger(RouteRequest("open", params: [:])))])
         let json = try JournalRecord.joined(record: bytes, state: [])
         #expect(bytes.count * 3 < json.count, "\(bytes.count) bytes stored for \(json.count) of JSON")

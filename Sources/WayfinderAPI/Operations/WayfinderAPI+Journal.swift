@@ -146,7 +146,11 @@ extension WayfinderAPI {
     /// `entries` (the first keeping its state) replayed through this server's engine.
     private func replay(_ id: String, _ entries: ArraySlice<JournalEntry>) throws -> Replay.Report {
         do {
-            let records = try entries.map { try JournalRecord(bytes: JournalRecord.joined(record: $0.record, state: $0.state)) }
+            let records = try entries.map { entry in
+                var record = try JournalRecord(bytes: entry.record)  // read as it is stored, not through its JSON
+                if !entry.state.isEmpty { record.state = try JSONParser.parse(entry.state) }
+                return record
+            }
             return Replay(engine).run(ReplayBundle(session: id, app: [:], entries: records))
         } catch {
             throw APIError.internalError("the session's journal cannot be read: \(error)")
