@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prints the one results table from the raw records of Benchmarks/run.
 
-Input lines: `pass line conns req_per_s p50_us p99_us non2xx socket_errors`. req/s, p50 and p99 are
-the median over passes (req/s also min-max); non-2xx and socket errors are summed over passes;
+Input lines: `pass line conns req_per_s p50_us p99_us non2xx socket_errors [cpu_us_per_request]`.
+req/s, p50, p99 and the server's CPU a request (where recorded) are the median over passes (req/s
+also min-max); non-2xx and socket errors are summed over passes;
 the ratio is the median over passes of req/s / nginx req/s at the same connection count in the
 same pass. Goals of issue 8 are checked where one applies."""
 import statistics, sys
@@ -34,13 +35,17 @@ def main():
     rows = defaultdict(list)  # (line, conns) -> [(pass, rps, p50, p99, non2xx, errs)]
     for raw in open(sys.argv[1]):
         f = raw.rstrip("\n").split("\t")
-        if len(f) != 8:
+        if len(f) not in (8, 9):
             continue
         p, line, conns = f[0], f[1], int(f[2])
-        rows[(line, conns)].append((p, float(f[3]), float(f[4]), float(f[5]), int(f[6]), int(f[7])))
+        cpu = float(f[8]) if len(f) == 9 else None
+        rows[(line, conns)].append((p, float(f[3]), float(f[4]), float(f[5]), int(f[6]), int(f[7]), cpu))
     nginx = {(conns, r[0]): r for (line, conns), rs in rows.items() if line == ORDER[0] for r in rs}
     header = ["line", "conns", "req/s median", "min-max", "p50", "p99", "non-2xx", "sock err",
               "x nginx", "goal"]
+    with_cpu = any(r[6] is not None for rs in rows.values() for r in rs)
+    if with_cpu:
+        header.insert(9, "CPU/req")
     out = []
     keys = sorted(rows, key=lambda k: (ORDER.index(k[0]) if k[0] in ORDER else 99, k[1]))
     for line, conns in keys:
@@ -69,12 +74,16 @@ def main():
                 vs = statistics.median(against)
                 versus = f"{vs:.2f}x {name}, >={target:.2f}x " + ("met" if vs >= target else "MISSED")
                 goal = f"{goal}; {versus}" if goal else versus
-        out.append([line, str(conns), f"{statistics.median(rps):,.0f}", f"{min(rps):,.0f}-{max(rps):,.0f}",
-                    ms(statistics.median(r[2] for r in rs)), ms(p99), str(sum(r[4] for r in rs)),
-                    str(sum(r[5] for r in rs)), "-" if ratio is None else f"{ratio:.2f}", goal])
+        cells = [line, str(conns), f"{statistics.median(rps):,.0f}", f"{min(rps):,.0f}-{max(rps):,.0f}",
+                 ms(statistics.median(r[2] for r in rs)), ms(p99), str(sum(r[4] for r in rs)),
+                 str(sum(r[5] for r in rs)), "-" if ratio is None else f"{ratio:.2f}", goal]
+        if with_cpu:
+            cpus = [r[6] for r in rs if r[6] is not None]
+            cells.insert(9, f"{statistics.median(cpus):.1f} us" if cpus else "-")
+        out.append(cells)
     widths = [max(len(header[i]), *(len(r[i]) for r in out)) for i in range(len(header))]
     def fmt(cells):
-        return "| " + " | ".join(c.ljust(w) if i in (0, 9) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+        return "| " + " | ".join(c.ljust(w) if i in (0, len(header) - 1) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))) + " |"
     print(fmt(header))
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in out:

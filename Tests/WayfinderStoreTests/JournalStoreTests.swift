@@ -37,6 +37,18 @@ struct JournalStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func largerEntriesComeBackAsWrittenWithinTheBound(kind: StoreKind) throws {
+        // Entries of 400 bytes: in SQLite, every few move from the session's row into a
+        // `journal` row of their own, and the bound drops some of a row's entries but not all.
+        let store = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 5)).store
+        let session = try Self.walk(store, to: 20, size: 400)
+        #expect(try store.journal(id: session.id, since: 0) == (16...20).map { Self.entry($0, size: 400) })
+        #expect(try store.journal(id: session.id, since: 18) == (18...20).map { Self.entry($0, size: 400) })
+        let roomy = try Self.walk(store, to: 4, size: 400)
+        #expect(try store.journal(id: roomy.id, since: 2) == (2...4).map { Self.entry($0, size: 400) })
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func theEntryBoundDropsTheOldest(kind: StoreKind) throws {
         let store = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 3)).store
         let session = try Self.walk(store, to: 7)
