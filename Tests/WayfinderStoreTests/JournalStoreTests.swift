@@ -38,8 +38,8 @@ struct JournalStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func largerEntriesComeBackAsWrittenWithinTheBound(kind: StoreKind) throws {
-        // Entries of 400 bytes: in SQLite, every few move from the session's row into a
-        // `journal` row of their own, and the bound drops some of a row's entries but not all.
+        // Entries of 400 bytes under a bound of five: the history from the start and from a
+        // revision is the newest entries as they were written, in every store.
         let store = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 5)).store
         let session = try Self.walk(store, to: 20, size: 400)
         #expect(try store.journal(id: session.id, since: 0) == (16...20).map { Self.entry($0, size: 400) })
