@@ -32,7 +32,7 @@ def ms(us):
     return f"{us / 1000:.2f} ms"
 
 def main():
-    rows = defaultdict(list)  # (line, conns) -> [(pass, rps, p50, p99, non2xx, errs)]
+    rows = defaultdict(list)  # (line, conns) -> [(pass, rps, p50, p99, non2xx, errs, cpu or None)]
     for raw in open(sys.argv[1]):
         f = raw.rstrip("\n").split("\t")
         if len(f) not in (8, 9):
