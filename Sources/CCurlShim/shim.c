@@ -5,6 +5,12 @@ CURLcode wf_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_e
 CURLcode wf_curl_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
 CURLcode wf_curl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
 CURLcode wf_curl_setopt_callback(CURL *h, CURLoption o, wf_curl_data_callback v) { return curl_easy_setopt(h, o, v); }
+CURLcode wf_curl_setopt_progress_callback(CURL *h, wf_curl_progress_callback v, void *userdata) {
+    CURLcode code = curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v);
+    if (code == CURLE_OK) code = curl_easy_setopt(h, CURLOPT_XFERINFODATA, userdata);
+    if (code == CURLE_OK) code = curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    return code;
+}
 CURLcode wf_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 
 const CURLoption WF_CURLOPT_URL = CURLOPT_URL;

@@ -92,10 +92,16 @@ public final class CurlClient {
 
     /// Reads a response incrementally: `onData` gets each piece as it arrives and returns false
     /// to stop (the transfer then ends with `aborted` set). The returned body is empty.
+    /// - Parameter isCancelled: asked about once a second even while nothing arrives (libcurl's
+    ///   progress callback); true ends the transfer as `onData` returning false does, so a quiet
+    ///   stream can be left without waiting for its next piece.
     public func stream(
-        _ url: String, headers: [(String, String)] = [], onData: @escaping ([UInt8]) -> Bool
+        _ url: String, headers: [(String, String)] = [], isCancelled: @escaping () -> Bool = { false },
+        onData: @escaping ([UInt8]) -> Bool
     ) throws(Failure) -> Response {
-        try perform("GET", url, headers: headers, upload: nil, expectContinue: false, http10: false, onData: onData)
+        try perform(
+            "GET", url, headers: headers, upload: nil, expectContinue: false, http10: false, onData: onData,
+            isCancelled: isCancelled)
     }
 
     private final class Transfer {
@@ -106,16 +112,18 @@ public final class CurlClient {
         var chunkIndex = 0
         var chunkOffset = 0
         var onData: (([UInt8]) -> Bool)?
+        var isCancelled: (() -> Bool)?
         var aborted = false
     }
 
     private func perform(
         _ method: String, _ url: String, headers: [(String, String)], upload: Upload?,
-        expectContinue: Bool, http10: Bool, onData: (([UInt8]) -> Bool)?
+        expectContinue: Bool, http10: Bool, onData: (([UInt8]) -> Bool)?, isCancelled: (() -> Bool)? = nil
     ) throws(Failure) -> Response {
         curl_easy_reset(handle)  // options only; live connections are kept
         let transfer = Transfer()
         transfer.onData = onData
+        transfer.isCancelled = isCancelled
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -141,6 +149,14 @@ public final class CurlClient {
             }
             return n
         })
+        if isCancelled != nil {
+            wf_curl_setopt_progress_callback(handle, { user, _, _, _, _ in
+                let t = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+                guard t.isCancelled?() == true else { return 0 }
+                t.aborted = true
+                return 1
+            }, context.toOpaque())
+        }
         wf_curl_setopt_pointer(handle, WF_CURLOPT_HEADERDATA, context.toOpaque())
         wf_curl_setopt_callback(handle, WF_CURLOPT_HEADERFUNCTION, { ptr, size, count, user in
             let t = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
@@ -205,7 +221,7 @@ public final class CurlClient {
         if list != nil { wf_curl_setopt_pointer(handle, WF_CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list)) }
 
         let code = curl_easy_perform(handle)
-        if code != CURLE_OK && !(code == CURLE_WRITE_ERROR && transfer.aborted) {
+        if code != CURLE_OK && !((code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK) && transfer.aborted) {
             throw Failure(code: Int(code.rawValue), message: String(validatingCString: curl_easy_strerror(code)) ?? "")
         }
         var status = 0

@@ -99,8 +99,7 @@ import Testing
         readers[0].stop()
         #expect(readers[0].waitUntilFinished())
         // A refused reader (429) finishes at once; an admitted one is kept and given time for its
-        // first event (stopping it only takes effect at its next heartbeat, so stopping an admitted
-        // but slow reader would hold the place for seconds more).
+        // first event (a slow one stopped still holds the place for up to a second).
         var again: EventReader?
         #expect(eventually(within: 30, interval: 0.1) {
             let reader = EventReader(url: c.base + a.path + "/events?access_token=" + a.token)

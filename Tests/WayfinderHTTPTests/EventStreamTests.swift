@@ -94,6 +94,29 @@ final class StreamBox: Sendable {
         }
     }
 
+    /// A client leaves a stream that has gone quiet without waiting for more data: the transfer
+    /// ends as aborted, and the server sees the client go.
+    @Test(.timeLimit(.minutes(1)))
+    func aQuietStreamIsLeftWhenTheClientCancels() throws {
+        let box = StreamBox()
+        try withServer(handler: box.handler) { _, port in
+            Thread {
+                guard box.opened.waitSafely() else { return }
+                box.writer.withLock { $0 }!.write("data: first\n\n")  // then nothing more
+            }.start()
+            let received = Atomic<Bool>(false)
+            let response = try CurlClient().stream(
+                "http://127.0.0.1:\(port)/events", isCancelled: { received.load(ordering: .relaxed) }
+            ) { bytes in
+                received.store(true, ordering: .relaxed)
+                return true
+            }
+            #expect(response.status == 200)
+            #expect(response.aborted)
+            #expect(box.closed.waitSafely())
+        }
+    }
+
     /// A peer that never reads costs its stream's buffer, not more: writes past the bound end the
     /// stream, and the writer learns it (false) instead of queueing for ever.
     @Test(.timeLimit(.minutes(1)))

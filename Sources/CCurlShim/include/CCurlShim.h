@@ -4,12 +4,16 @@
 #include <curl/curl.h>
 
 typedef size_t (*wf_curl_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
+// CURLOPT_XFERINFOFUNCTION's type: called about once a second even while no data moves; a
+// non-zero answer aborts the transfer.
+typedef int (*wf_curl_progress_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
 
 CURLcode wf_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode wf_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
 CURLcode wf_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode wf_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode wf_curl_setopt_callback(CURL *handle, CURLoption option, wf_curl_data_callback value);
+CURLcode wf_curl_setopt_progress_callback(CURL *handle, wf_curl_progress_callback value, void *userdata);
 CURLcode wf_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 
 // Option constants re-exported as plain values (some are macros Swift does not import).

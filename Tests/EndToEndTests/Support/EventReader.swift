@@ -26,7 +26,9 @@ final class EventReader: @unchecked Sendable {
         let thread = Thread { [self] in
             let curl = CurlClient(timeoutMilliseconds: 60_000)
             do {
-                let response = try curl.stream(url, headers: headers) { [self] bytes in feed(bytes) }
+                let response = try curl.stream(url, headers: headers, isCancelled: { [self] in isStopRequested }) { [self] bytes in
+                    feed(bytes)
+                }
                 condition.withLock { self.response = response }
             } catch {
                 condition.withLock { self.failure = "\(error)" }
@@ -111,6 +113,9 @@ final class EventReader: @unchecked Sendable {
     var result: CurlClient.Response? { condition.withLock { response } }
     var error: String? { condition.withLock { failure } }
 
-    /// Asks the reader to stop at the next piece of data (heartbeats deliver some).
+    /// Asks the reader to stop: at its next piece of data, or within about a second if none comes
+    /// (libcurl asks `isCancelled` that often).
     func stop() { condition.withLock { stopRequested = true } }
+
+    private var isStopRequested: Bool { condition.withLock { stopRequested } }
 }
