@@ -8,7 +8,9 @@ struct ConcurrentSaveTests {
     /// Eight threads race load-modify-save on one session; every successful save must count.
     @Test(arguments: StoreKind.allCases)
     func racingSavesLoseNoUpdate(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session(revision: 0)
         try store.create(session, maxSessions: 10)
         let successes = Atomic<Int>(0)

@@ -6,7 +6,9 @@ import WayfinderStore
 struct ExpirySweeperTests {
     @Test(arguments: StoreKind.allCases)
     func sweeperExpiresIdleSessionsWithItsClock(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let idle = Fixture.session(lastUsed: Fixture.t0)
         let fresh = Fixture.session(lastUsed: Fixture.t0 + 5_000)
         try store.create(idle, maxSessions: 10)

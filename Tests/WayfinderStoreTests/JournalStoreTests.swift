@@ -26,7 +26,9 @@ struct JournalStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func entriesComeBackOldestFirstFromTheRevisionAsked(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = try Self.walk(store, to: 5, idempotencyEvery: 2)
         #expect(try store.journal(id: session.id, since: 0) == (1...5).map { Self.entry($0) })
         #expect(try store.journal(id: session.id, since: 4) == [Self.entry(4), Self.entry(5)])
@@ -40,7 +42,9 @@ struct JournalStoreTests {
     func largerEntriesComeBackAsWrittenWithinTheBound(kind: StoreKind) throws {
         // Entries of 400 bytes under a bound of five: the history from the start and from a
         // revision is the newest entries as they were written, in every store.
-        let store = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 5)).store
+        let made = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 5))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = try Self.walk(store, to: 20, size: 400)
         #expect(try store.journal(id: session.id, since: 0) == (16...20).map { Self.entry($0, size: 400) })
         #expect(try store.journal(id: session.id, since: 18) == (18...20).map { Self.entry($0, size: 400) })
@@ -50,14 +54,18 @@ struct JournalStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func theEntryBoundDropsTheOldest(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 3)).store
+        let made = try kind.make(configuration: StoreConfiguration(journalEntriesPerSession: 3))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = try Self.walk(store, to: 7)
         #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [5, 6, 7])
     }
 
     @Test(arguments: StoreKind.allCases)
     func theByteBoundDropsTheOldestButKeepsTheNewest(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(journalBytesPerSession: 250)).store
+        let made = try kind.make(configuration: StoreConfiguration(journalBytesPerSession: 250))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = try Self.walk(store, to: 6, size: 100)
         #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [5, 6])
         // One entry larger than the bound on its own still stays: it is the newest.
@@ -74,7 +82,9 @@ struct JournalStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func aRefusedSaveAppendsNothing(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = try Self.walk(store, to: 2)
         #expect(throws: StoreError.conflict(currentRevision: 2)) {
             try store.save(Fixture.next(session), expectedRevision: 1, idempotency: nil, journal: Self.entry(9))
@@ -89,7 +99,9 @@ struct JournalStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func theJournalGoesWithItsSession(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let deleted = try Self.walk(store, to: 3)
         #expect(try store.delete(id: deleted.id))
         #expect(try store.journal(id: deleted.id, since: 0) == [])
@@ -100,7 +112,9 @@ struct JournalStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func savesWithoutAnEntryLeaveTheJournalAsItIs(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = try Self.walk(store, to: 2)
         try store.save(Fixture.next(session), expectedRevision: 2, idempotency: Fixture.record(session.id))
         #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [1, 2])

@@ -9,7 +9,9 @@ import WayfinderStore
 
     @Test(arguments: StoreKind.allCases)
     func aSessionIsListedWhileItsStateHoldsEffectsAndNotOnceTheyAreDone(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let idle = Fixture.session()
         let waiting = Fixture.session()
         try store.create(idle, maxSessions: 10)
@@ -26,7 +28,9 @@ import WayfinderStore
 
     @Test(arguments: StoreKind.allCases)
     func aDeletedSessionIsNotListed(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session(state: Self.pending)
         try store.create(session, maxSessions: 10)
         #expect(try store.sessionsWithPendingEffects(limit: 10) == [session.id])
@@ -36,7 +40,9 @@ import WayfinderStore
 
     @Test(arguments: StoreKind.allCases)
     func theListIsBounded(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         for _ in 0..<5 { try store.create(Fixture.session(state: Self.pending), maxSessions: 10) }
         #expect(try store.sessionsWithPendingEffects(limit: 3).count == 3)
         #expect(Set(try store.sessionsWithPendingEffects(limit: 10)).count == 5)
@@ -67,7 +73,9 @@ import WayfinderStore
 
     @Test(arguments: [StoreKind.memory, .sqlite])
     func aStoreOfOneInstanceIsNotShared(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         #expect(!store.sharedByInstances)
         #expect(try store.claimEffect("s-1/e1", owner: "a", leaseMillis: 1_000))
     }

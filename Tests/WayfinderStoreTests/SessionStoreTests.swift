@@ -6,7 +6,9 @@ import WayfinderStore
 struct SessionStoreTests {
     @Test(arguments: StoreKind.allCases)
     func createdSessionLoadsBack(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session(state: "")
         try store.create(session, maxSessions: 10)
         #expect(try store.load(id: session.id, now: Fixture.t0) == session)
@@ -17,7 +19,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func createRefusesAnExistingID(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         #expect(throws: StoreError.duplicateID) { try store.create(Fixture.next(session), maxSessions: 10) }
@@ -27,7 +31,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func saveWithTheCurrentRevisionReplacesTheSession(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         let next = Fixture.next(session, at: Fixture.t0 + 5)
@@ -37,7 +43,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func staleSaveReportsTheCurrentRevisionAndChangesNothing(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         let second = Fixture.next(session)
@@ -52,7 +60,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func saveOfAnAbsentSessionIsNotFound(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         #expect(throws: StoreError.notFound) {
             try store.save(Fixture.session(), expectedRevision: 1, idempotency: nil)
         }
@@ -60,7 +70,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func deleteRemovesTheSessionAndItsIdempotencyRecords(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         let other = Fixture.session()
         try store.create(session, maxSessions: 10)
@@ -82,7 +94,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func sessionsIdleLongerThanTheTTLAreNotLoaded(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         #expect(try store.load(id: session.id, now: Fixture.t0 + 1_000) == session)
@@ -91,7 +105,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func touchKeepsASessionAliveWithoutChangingItsRevision(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         try store.touch(id: session.id, now: Fixture.t0 + 900)
@@ -106,7 +122,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func aSaveNeverMovesLastUsedBackwards(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         try store.touch(id: session.id, now: Fixture.t0 + 900)
@@ -129,7 +147,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func expireDeletesIdleSessionsAndPublishesTheirDeletion(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let idle = Fixture.session(lastUsed: Fixture.t0)
         let active = Fixture.session(lastUsed: Fixture.t0 + 500)
         try store.create(idle, maxSessions: 10)
@@ -150,7 +170,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func createRefusesAtTheSessionCapUntilASessionIsDeleted(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let sessions = (0..<3).map { _ in Fixture.session() }
         for session in sessions { try store.create(session, maxSessions: 3) }
         let extra = Fixture.session()
@@ -163,7 +185,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func createAtTheCapReclaimsExpiredSessions(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 1_000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let old = Fixture.session(lastUsed: Fixture.t0)
         try store.create(old, maxSessions: 1)
         let recorder = ChangeRecorder()
@@ -183,7 +207,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func idempotencyRecordRoundTripsWithTheSave(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         let record = Fixture.record(session.id)
@@ -203,7 +229,9 @@ struct SessionStoreTests {
     /// change) is refused whole, so only the first is ever answered from the store.
     @Test(arguments: StoreKind.allCases)
     func aSaveWithATakenIdempotencyKeyChangesNothing(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         let first = Fixture.record(session.id, body: "first")
@@ -221,7 +249,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func aSessionKeepsItsNewestIdempotencyRecordsUpToTheCap(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(idempotencyRecordsPerSession: 3)).store
+        let made = try kind.make(configuration: StoreConfiguration(idempotencyRecordsPerSession: 3))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         var session = Fixture.session()
         try store.create(session, maxSessions: 10)
         for n in 1...5 {
@@ -235,7 +265,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func deleteAtAStaleRevisionKeepsTheSession(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
         let next = Fixture.next(session)
@@ -254,7 +286,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func idempotencyRecordsExpireAfterTwentyFourHours(kind: StoreKind) throws {
-        let store = try kind.make(configuration: StoreConfiguration(ttlMillis: 7 * StoreConfiguration.day)).store
+        let made = try kind.make(configuration: StoreConfiguration(ttlMillis: 7 * StoreConfiguration.day))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let day = StoreConfiguration.day
         let session = Fixture.session()
         try store.create(session, maxSessions: 10)
@@ -271,7 +305,9 @@ struct SessionStoreTests {
 
     @Test(arguments: StoreKind.allCases)
     func subscribersReceiveSavesAndTheDeletionInOrderUntilCancelled(kind: StoreKind) throws {
-        let store = try kind.make().store
+        let made = try kind.make()
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
         let session = Fixture.session()
         let other = Fixture.session()
         try store.create(session, maxSessions: 10)

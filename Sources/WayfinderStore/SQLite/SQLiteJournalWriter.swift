@@ -1,200 +1,254 @@
 import CSQLite
 
-/// The journal's writes on the writing connection, inside whatever transaction the caller (the
-/// store's group) has open, so an entry is committed or rolled back with the state it records.
+/// The journal's writes, inside whatever transaction the caller (the store's group) has open, so
+/// an entry is committed or rolled back with the state it records.
 ///
-/// The `journal` table has no index: each session's row holds its window (an
-/// `SQLiteJournalWindow`: the rowids, revisions and sizes of the entries it keeps). Appending is
-/// two steps around the session's compare-and-set: ``prepare(_:sessionID:maxEntries:maxBytes:)``
-/// makes the new window (the caller writes it with the session's row, in the same `UPDATE`), and,
-/// if the row was written, ``commit(_:)`` inserts the entry as the table's newest row. An index
-/// on (session, revision) would cost one more page written per trigger, at a random place in the
-/// file; the window rides in the page the save writes anyway.
+/// Entries go to the entry log beside the database (`SQLiteEntryLog`), not into its pages; each
+/// session's row holds its window (an `SQLiteJournalWindow`: the positions, revisions and sizes of
+/// the entries it keeps). Appending is two steps around the session's compare-and-set:
+/// ``prepare(_:sessionID:isNew:maxEntries:maxBytes:)`` makes the new window (the caller writes it
+/// with the session's row, in the same `UPDATE`), and, if the row was written, ``commit(_:)``
+/// appends the entry to the log's buffer, which ``flushLog()`` writes before the group commits.
 ///
-/// Entries that leave a window (the bounds, a deleted or expired session) stay in the table until
-/// ``sweep()`` — offered every group — deletes them, walking the table in rowid order from where it
-/// stopped, two rows per entry that left (two per entry appended while, after opening, it is not
-/// known whether any wait): the oldest entries sit together at the front, so once sessions reach
-/// their bounds the sweep deletes runs of neighbours, each run with one statement, rather than
-/// one row per page. Entries dropped by the bounds wait until the walk has ``walkBatch`` rows to
-/// go: a group of one trigger (one connection) would otherwise rewrite the same few pages in
-/// every commit; a deleted or expired session, or a rollback, has the next group walk at once.
+/// The collector. What each segment holds is counted in entry bytes: written to it, and still in
+/// some window (the entries that leave a window, by the bounds, a deleted or an expired session,
+/// are subtracted). A sealed segment nothing is left in is deleted once the group commits. When
+/// more than half of what the counted segments hold has left them, the sealed one with the least
+/// left in it is walked and its live entries are copied to the head of the log, their windows
+/// updated in the group, before it is deleted; so the log stays within about twice what the
+/// windows keep, and entries that will soon leave anyway (the bound drops them as their sessions
+/// go on) are not copied for nothing. Segments whose count is not known (on disk when the store opened, written by
+/// another process, or after a rollback) are walked once to count them. ``sweep()``, offered every
+/// group, walks two bytes for every byte appended, in runs of at least ``walkBatch``.
 ///
 /// Windows are remembered after their first use (at most `windowCapacity` sessions; none for a
-/// file other processes write too) and forgotten whenever a group rolls back or sessions expire,
-/// so they never disagree with the file.
+/// file other processes write too) and forgotten whenever a group rolls back, so they never
+/// disagree with the file.
 ///
 /// - Important: used only by `SQLiteWriter`, under the store's writer lock.
 final class SQLiteJournalWriter: @unchecked Sendable {
-    /// A prepared append: the window to store with the session, and the entry to insert once
+    /// A prepared append: the window to store with the session, and the entry to append once
     /// the session's row is written.
     struct Pending {
         let sessionID: String
         let entry: JournalEntry
-        let rowid: Int64
+        let position: Int64
         let window: SQLiteJournalWindow
-        let dropped: Int
+        /// The entries that left the window.
+        let left: [SQLiteJournalWindow.Item]
     }
 
+    /// Entry bytes a segment holds: written to it, and still named by a window.
+    private struct Usage {
+        var written = 0
+        var live = 0
+    }
+
+    /// A walk through a sealed segment: counting what is live in it, or moving it forward.
+    private struct Walk {
+        let segment: UInt32
+        let moves: Bool
+        var offset = 0
+        var counted = Usage()
+    }
+
+    let log: SQLiteEntryLog
     private let selectWindow: SQLiteStatement
-    private let selectNextRowid: SQLiteStatement
-    private let insert: SQLiteStatement
-    private let selectAfter: SQLiteStatement
-    private let deleteRange: SQLiteStatement
+    private let updateWindow: SQLiteStatement
     private var windows: [String: SQLiteJournalWindow] = [:]
     private let windowCapacity: Int
-    /// The rowid the next entry gets (nil: read it from the file first).
-    private var nextRowid: Int64?
-    /// Rows to walk in the next sweep: grows with each entry appended.
-    private var sweepBudget = 0
-    /// Entries known to have left a window and not yet swept; `Int.max` while unknown.
-    private var waiting = Int.max
-    /// Where the sweep continues (rowids after it), and whether this pass found anything to delete.
-    private var sweepCursor: Int64 = 0
-    private var sweepPassDeleted = false
-    /// Whether the next sweep walks whatever its budget (a session was deleted).
-    private var sweepSoon = false
-    /// The most rows one sweep walks (it runs inside a group, before the commit).
-    private static let maxSweep = 4_096
-    /// The fewest rows a sweep walks for entries the bounds dropped: it waits for them to add up.
-    static let walkBatch = 128
+    /// Segments counted (every one this process started since the last rollback, and those walked).
+    private var usage: [UInt32: Usage] = [:]
+    /// Segments on disk not counted, oldest first.
+    private var uncounted: [UInt32]
+    /// The newest segment this process started (it is counted from its first byte).
+    private var started: UInt32
+    private var walk: Walk?
+    /// Bytes to walk in the next sweep: grows with each entry appended.
+    private var budget = 0
+    /// Segments to delete once the group commits.
+    private var collected: [UInt32] = []
+    /// Windows changed by moves in this sweep, written to their rows at its end.
+    private var moved: [String: SQLiteJournalWindow] = [:]
+    /// The fewest bytes a sweep walks (it waits for them to add up): 64 KiB, or a segment if smaller.
+    let walkBatch: Int
+    /// The most bytes one sweep walks (it runs inside a group, before the commit).
+    private static let maxSweep = 1 << 20
 
-    init(connection: SQLiteConnection, windowCapacity: Int = 16_384) throws {
+    init(connection: SQLiteConnection, log: SQLiteEntryLog, windowCapacity: Int = 16_384) throws {
+        self.log = log
         self.windowCapacity = windowCapacity
+        walkBatch = min(64 << 10, log.segmentBytes)
+        uncounted = try log.segmentsOnDisk()
+        started = log.current
         selectWindow = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
-        selectNextRowid = try connection.prepare("SELECT coalesce(max(rowid), 0) + 1 FROM journal")
-        insert = try connection.prepare(
-            "INSERT INTO journal (rowid, session_id, revision, record, state) VALUES (?1, ?2, ?3, ?4, ?5)")
-        selectAfter = try connection.prepare("SELECT rowid, session_id FROM journal WHERE rowid > ?1 ORDER BY rowid LIMIT ?2")
-        deleteRange = try connection.prepare("DELETE FROM journal WHERE rowid BETWEEN ?1 AND ?2")
+        updateWindow = try connection.prepare("UPDATE sessions SET journal = ?2 WHERE id = ?1")
     }
 
     /// The window `sessionID` gets with `entry` appended and the bounds applied (the session's
     /// current window read from the file unless remembered). `isNew`: the session has no row yet.
     func prepare(_ entry: JournalEntry, sessionID: String, isNew: Bool = false, maxEntries: Int, maxBytes: Int) throws -> Pending {
-        let rowid = try nextRowid ?? readNextRowid()
-        nextRowid = rowid
-        var window = isNew ? SQLiteJournalWindow() : try windows[sessionID] ?? read(sessionID) ?? SQLiteJournalWindow()
-        let dropped = window.append(.init(rowid: rowid, revision: entry.revision, size: entry.size), maxEntries: maxEntries, maxBytes: maxBytes)
-        return Pending(sessionID: sessionID, entry: entry, rowid: rowid, window: window, dropped: dropped)
+        let position = try log.nextPosition(for: SQLiteEntryLog.encodedLength(sessionID: sessionID, entry))
+        noteStarted()
+        var window = isNew ? SQLiteJournalWindow() : try self.window(of: sessionID) ?? SQLiteJournalWindow()
+        var left: [SQLiteJournalWindow.Item] = []
+        window.append(.init(position: position, revision: entry.revision, size: entry.size), maxEntries: maxEntries, maxBytes: maxBytes) {
+            left.append($0)
+        }
+        return Pending(sessionID: sessionID, entry: entry, position: position, window: window, left: left)
     }
 
-    /// Inserts the prepared entry (its session's row, with the window, was just written).
+    /// Appends the prepared entry to the log (its session's row, with the window, was just written).
     func commit(_ pending: Pending) throws {
-        do {
-            defer { insert.reset() }
-            try insert.bind(1, pending.rowid)
-            try insert.bind(2, pending.sessionID)
-            try insert.bind(3, pending.entry.revision)
-            try insert.bind(4, pending.entry.record)
-            try insert.bind(5, pending.entry.state)
-            try insert.run()
-        }
-        nextRowid = windowCapacity > 0 ? pending.rowid + 1 : nil
-        // While it is not known whether entries wait (after opening), the sweep walks faster
-        // than the table grows, so its pass ends; otherwise it walks for the entries dropped.
-        if waiting == Int.max { sweepBudget = min(sweepBudget + 2, Self.maxSweep) }
-        if pending.dropped > 0 { noteLeft(pending.dropped) }
+        try log.append(pending.entry, sessionID: pending.sessionID)
+        add(pending.entry.size, to: pending.position)
+        for item in pending.left { subtract(item) }
+        budget = min(budget + 2 * SQLiteEntryLog.encodedLength(sessionID: pending.sessionID, pending.entry), Self.maxSweep)
         guard windowCapacity > 0 else { return }
         if windows.count >= windowCapacity { windows.removeAll(keepingCapacity: true) }
         windows[pending.sessionID] = pending.window
     }
 
-    /// Walks the rows earned since the last walk (two per entry that left), on from where it
-    /// stopped (and from the start again at the end, within the same share), and deletes those no
-    /// window keeps. Does nothing while fewer than ``walkBatch`` rows are earned, unless a session
-    /// was deleted or it is not known what waits (after opening, a rollback or an expiry).
-    func sweep() throws {
-        guard waiting > 0 else {
-            sweepBudget = 0
-            return
-        }
-        guard sweepBudget >= Self.walkBatch || sweepSoon || waiting == Int.max else { return }
-        sweepSoon = false
-        var remaining = min(sweepBudget, Self.maxSweep)
-        sweepBudget = 0
-        var wrapped = false
-        while remaining > 0 {
-            let rows = try rows(after: sweepCursor, limit: remaining)
-            remaining -= rows.count
-            let deleted = try deleteUnlisted(rows)
-            if deleted > 0 {
-                sweepPassDeleted = true
-                if waiting != Int.max { waiting = max(0, waiting - deleted) }
-            }
-            if remaining == 0, let last = rows.last {
-                sweepCursor = last.rowid
-                break
-            }
-            // The end of the table: a whole pass that deleted nothing proves nothing waits.
-            if !sweepPassDeleted { waiting = 0 }
-            sweepCursor = 0
-            sweepPassDeleted = false
-            if wrapped || waiting == 0 { break }
-            wrapped = true
-        }
+    /// Writes the entries appended in the group (before its commit).
+    func flushLog() throws {
+        try log.flush()
     }
 
-    private func rows(after cursor: Int64, limit: Int) throws -> [(rowid: Int64, sessionID: String)] {
-        defer { selectAfter.reset() }
-        try selectAfter.bind(1, cursor)
-        try selectAfter.bind(2, limit)
-        var rows: [(rowid: Int64, sessionID: String)] = []
-        while try selectAfter.step() { rows.append((selectAfter.columnInt64(0), selectAfter.columnText(1))) }
-        return rows
-    }
-
-    /// Deletes the rows (neighbours in rowid order) that no window lists, a run of them with one
-    /// range `DELETE`; returns how many.
-    private func deleteUnlisted(_ rows: [(rowid: Int64, sessionID: String)]) throws -> Int {
-        var deleted = 0
-        var run: (first: Int64, last: Int64)?
-        func flush() throws {
-            guard let (first, last) = run else { return }
-            defer { deleteRange.reset() }
-            try deleteRange.bind(1, first)
-            try deleteRange.bind(2, last)
-            try deleteRange.run()
-            run = nil
+    /// The group committed: deletes the segments it left with nothing in them.
+    func didCommit() {
+        for segment in collected where (try? log.remove(segment)) == nil {
+            uncounted.append(segment)
         }
-        for row in rows {
-            let window = try windows[row.sessionID] ?? read(row.sessionID)
-            if window?.keeps(rowid: row.rowid) == true {
-                try flush()
-                continue
-            }
-            run = (run?.first ?? row.rowid, row.rowid)
-            deleted += 1
-        }
-        try flush()
-        return deleted
+        collected.removeAll()
     }
 
-    /// Notes that a session's entries left the journal (the session was deleted).
-    func forget(_ sessionID: String) {
-        noteLeft(windows.removeValue(forKey: sessionID)?.items.count ?? Int.max)
-        sweepSoon = true
+    /// The session's window (remembered, or read from its row); nil if it has no row.
+    func window(of sessionID: String) throws -> SQLiteJournalWindow? {
+        if let window = moved[sessionID] ?? windows[sessionID] { return window }
+        return try read(sessionID)
     }
 
-    /// Forgets every remembered window and the next rowid, and has the sweep walk a whole pass
-    /// (after a rollback, whose deletions did not happen, or when sessions expired, whose entries
-    /// now wait for it).
+    /// A session's entries left the journal (the session was deleted or expired; `window` is
+    /// what its row held).
+    func forget(_ sessionID: String, window: SQLiteJournalWindow?) {
+        windows.removeValue(forKey: sessionID)
+        moved.removeValue(forKey: sessionID)
+        for item in window?.items ?? [] { subtract(item) }
+    }
+
+    /// Forgets every remembered window, the entries not yet written and every segment's count
+    /// (after a rollback: what the group did to them did not happen).
     func forgetWindows() {
         windows.removeAll(keepingCapacity: true)
-        nextRowid = nil
-        noteLeft(Int.max)
+        moved.removeAll()
+        log.discardPending()
+        uncounted = Array(Set(uncounted).union(usage.keys)).sorted()
+        usage.removeAll()
+        walk = nil
+        collected.removeAll()
     }
 
-    /// `count` entries left their windows (`Int.max`: an unknown number): the sweep looks for them.
-    private func noteLeft(_ count: Int) {
-        waiting = count == Int.max || waiting == Int.max ? Int.max : waiting + count
-        sweepBudget = min(sweepBudget + (count == Int.max ? 256 : 2 * count), Self.maxSweep)
+    /// Walks the bytes earned since the last sweep (two per byte appended), once at least
+    /// ``walkBatch`` are: counts uncounted segments, moves the live entries of those with little
+    /// left forward, and collects the empty ones (deleted once the group commits).
+    func sweep() throws {
+        guard budget >= walkBatch else { return }
+        var remaining = budget
+        budget = 0
+        while remaining > 0 {
+            if walk == nil {
+                guard let next = try nextWalk() else { break }
+                walk = next
+            }
+            guard var current = walk else { break }
+            let (entries, next, atEnd) = try log.scan(current.segment, from: current.offset, limit: min(remaining, 256 << 10))
+            remaining -= max(1, next - current.offset)
+            for entry in entries {
+                let position = Int64(current.segment) << 32 | Int64(entry.offset)
+                guard var window = try window(of: entry.sessionID), window.keeps(position: position) else { continue }
+                current.counted.live += entry.size
+                if current.moves {
+                    let to = try log.nextPosition(for: entry.bytes.count)
+                    noteStarted()
+                    try log.append(encoded: entry.bytes)
+                    _ = window.move(from: position, to: to)
+                    moved[entry.sessionID] = window
+                    if windows[entry.sessionID] != nil { windows[entry.sessionID] = window }
+                    add(entry.size, to: to)
+                    usage[current.segment]?.live -= entry.size
+                }
+            }
+            current.counted.written += entries.reduce(0) { $0 + $1.size }
+            current.offset = next
+            walk = current
+            guard atEnd else { continue }
+            walk = nil
+            if current.moves {
+                usage.removeValue(forKey: current.segment)
+                collected.append(current.segment)
+            } else {
+                usage[current.segment] = current.counted
+            }
+        }
+        try writeMoved()
     }
 
-    private func readNextRowid() throws -> Int64 {
-        defer { selectNextRowid.reset() }
-        guard try selectNextRowid.step() else { return 1 }
-        return selectNextRowid.columnInt64(0)
+    /// The next segment to walk; collects, on the way, counted ones nothing is left in.
+    private func nextWalk() throws -> Walk? {
+        let current = log.current
+        for (segment, counted) in usage where segment != current && counted.live <= 0 {
+            usage.removeValue(forKey: segment)
+            collected.append(segment)
+        }
+        if let index = uncounted.firstIndex(where: { log.isSealed($0) }) {
+            return Walk(segment: uncounted.remove(at: index), moves: false)
+        }
+        // More than half of what the counted segments hold has left them: move the live
+        // entries out of the sealed one with the least left in it.
+        let total = usage.values.reduce(into: Usage()) { total, counted in
+            total.written += counted.written
+            total.live += counted.live
+        }
+        if total.written > 2 * total.live,
+            let emptiest = usage.filter({ $0.key != current }).min(by: { $0.value.live * $1.value.written < $1.value.live * $0.value.written })
+        {
+            return Walk(segment: emptiest.key, moves: true)
+        }
+        if windowCapacity == 0 {
+            // Other processes write the log too: look for segments they sealed since.
+            let known = Set(usage.keys).union(uncounted).union(collected)
+            uncounted = try log.segmentsOnDisk().filter { !known.contains($0) && $0 != current && $0 != walk?.segment }
+        }
+        return nil
+    }
+
+    /// Counts the bytes of the entry at `position` in its segment (if that is counted).
+    private func add(_ size: Int, to position: Int64) {
+        let segment = SQLiteEntryLog.segment(of: position)
+        usage[segment]?.written += size
+        usage[segment]?.live += size
+    }
+
+    /// An entry left its window.
+    private func subtract(_ item: SQLiteJournalWindow.Item) {
+        usage[SQLiteEntryLog.segment(of: item.position)]?.live -= item.size
+    }
+
+    /// A segment the log just started is counted from its first byte.
+    private func noteStarted() {
+        guard log.current != started else { return }
+        started = log.current
+        usage[started] = Usage()
+    }
+
+    private func writeMoved() throws {
+        for (sessionID, window) in moved {
+            defer { updateWindow.reset() }
+            try updateWindow.bind(1, sessionID)
+            try updateWindow.bind(2, window.encoded)
+            try updateWindow.run()
+        }
+        moved.removeAll()
     }
 
     /// The session's window as its row has it; nil if the session has no row.

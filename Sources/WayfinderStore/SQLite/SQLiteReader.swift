@@ -8,10 +8,15 @@ final class SQLiteReader {
     private let loadIdempotency: SQLiteStatement
     private let selectOne: SQLiteStatement
     private let loadWindow: SQLiteStatement
-    private let loadJournal: SQLiteStatement
+    private let log: SQLiteEntryLog
+    private let seesPending: Bool
 
-    init(connection: SQLiteConnection) throws {
+    /// A reader of `connection`; the journal's entries are read from `log`, with its pending
+    /// entries too if `seesPending` (the writing connection's reader, used under the writer lock).
+    init(connection: SQLiteConnection, log: SQLiteEntryLog, seesPending: Bool = false) throws {
         self.connection = connection
+        self.log = log
+        self.seesPending = seesPending
         loadSession = try connection.prepare(
             "SELECT token_hash, revision, state, last_used FROM sessions WHERE id = ?1")
         loadIdempotency = try connection.prepare(
@@ -21,15 +26,21 @@ final class SQLiteReader {
             """)
         selectOne = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
         loadWindow = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
-        loadJournal = try connection.prepare("SELECT revision, record, state FROM journal WHERE rowid = ?1")
     }
 
-    /// The session's journal entries from revision `since`, oldest first: the rows its window
-    /// lists (see `SQLiteJournalWindow`), read in one read transaction with the window.
+    /// The session's journal entries from revision `since`, oldest first: those its window lists
+    /// (see `SQLiteJournalWindow`), read from the entry log. If an entry's segment is gone (the
+    /// log's collector moved it forward after the window was read), the window is read again.
     func journal(id: String, since: Int) throws -> [JournalEntry] {
-        let ownsTransaction = connection.isAutocommit
-        if ownsTransaction { try connection.execute("BEGIN") }
-        defer { if ownsTransaction { _ = try? connection.execute("COMMIT") } }
+        for _ in 0..<3 {
+            if let entries = try journalOnce(id: id, since: since) { return entries }
+            guard connection.isAutocommit else { break }
+        }
+        throw StoreError.unavailable("sqlite: a journal entry of session \(id) is missing from \(log.directory)")
+    }
+
+    /// The entries, or nil if one is not where its window says.
+    private func journalOnce(id: String, since: Int) throws -> [JournalEntry]? {
         let window: SQLiteJournalWindow
         do {
             defer { loadWindow.reset() }
@@ -40,15 +51,12 @@ final class SQLiteReader {
             }
             window = decoded
         }
+        var files = SQLiteEntryLog.SegmentFiles()
         var entries: [JournalEntry] = []
         for item in window.items where item.revision >= since {
-            defer { loadJournal.reset() }
-            try loadJournal.bind(1, item.rowid)
-            guard try loadJournal.step() else {
-                throw StoreError.unavailable("sqlite: journal entry \(item.revision) of session \(id) is missing")
-            }
-            entries.append(JournalEntry(
-                revision: Int(loadJournal.columnInt64(0)), record: loadJournal.columnBlob(1), state: loadJournal.columnBlob(2)))
+            let found = try seesPending ? log.readOwn(at: item.position, files: &files) : log.read(at: item.position, files: &files)
+            guard let found, found.sessionID == id, found.entry.revision == item.revision else { return nil }
+            entries.append(found.entry)
         }
         return entries
     }

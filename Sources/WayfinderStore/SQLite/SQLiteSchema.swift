@@ -6,15 +6,16 @@
 ///   every insert and delete, so opening reads one row instead of counting a million.
 /// - Deleting a session deletes its idempotency records and journal (trigger), whichever
 ///   statement deleted it.
-/// - `journal` (version 2) holds each session's journal entries (record and state); since
-///   version 3 it has no index: each session's row lists its entries' rowids (column `journal`,
-///   an `SQLiteJournalWindow`), and entries no session lists are deleted by the journal's sweep
-///   (`SQLiteJournalWriter`), not by the delete trigger.
+/// - The journal's entries: in version 2 rows of a table `journal`, found through an index; in
+///   version 3 the same rows without the index, each session's row listing its entries' rowids
+///   (column `journal`, an `SQLiteJournalWindow`); since version 4 in the entry log beside the
+///   file (`SQLiteEntryLog`), the session's row listing their positions in it, and no table.
 enum SQLiteSchema {
-    static let currentVersion: Int64 = 3
+    static let currentVersion: Int64 = 4
 
     /// Brings the database to `currentVersion`; safe if several processes open it at once.
-    static func migrate(_ connection: SQLiteConnection) throws {
+    /// Entries moved out of an older file go to `log`.
+    static func migrate(_ connection: SQLiteConnection, log: SQLiteEntryLog) throws {
         try connection.execute("BEGIN IMMEDIATE")
         do {
             let version = try connection.queryInt("PRAGMA user_version") ?? 0
@@ -23,11 +24,16 @@ enum SQLiteSchema {
                 try connection.execute(version1)
                 try connection.execute(version2)
                 try migrateToVersion3(connection)
+                try migrateToVersion4(connection, log: log)
             case 1:
                 try connection.execute(version2)
                 try migrateToVersion3(connection)
+                try migrateToVersion4(connection, log: log)
             case 2:
                 try migrateToVersion3(connection)
+                try migrateToVersion4(connection, log: log)
+            case 3:
+                try migrateToVersion4(connection, log: log)
             case currentVersion:
                 break
             default:
@@ -93,7 +99,8 @@ enum SQLiteSchema {
         """
 
     /// Version 3: each session's row gets its journal window, computed from the entries it has
-    /// (through the index, which is then dropped); the delete trigger leaves the journal alone.
+    /// (through the index, which is then dropped; the window's positions are the rows' rowids
+    /// until version 4); the delete trigger leaves the journal alone.
     private static func migrateToVersion3(_ connection: SQLiteConnection) throws {
         try connection.execute("ALTER TABLE sessions ADD COLUMN journal BLOB")
         let entries = try connection.prepare(
@@ -115,7 +122,7 @@ enum SQLiteSchema {
             if let (previous, window) = current, previous != id { try save(previous, window) }
             if current?.id != id { current = (id, SQLiteJournalWindow()) }
             let item = SQLiteJournalWindow.Item(
-                rowid: entries.columnInt64(1), revision: Int(entries.columnInt64(2)), size: Int(entries.columnInt64(3)))
+                position: entries.columnInt64(1), revision: Int(entries.columnInt64(2)), size: Int(entries.columnInt64(3)))
             _ = current?.window.append(item, maxEntries: .max, maxBytes: .max)
         }
         if let (id, window) = current { try save(id, window) }
@@ -131,4 +138,46 @@ enum SQLiteSchema {
         END;
         PRAGMA user_version = 3;
         """
+
+    /// Version 4: every session's entries move from the `journal` table to `log` (written before
+    /// the migration commits), their windows listing their positions there; the table goes.
+    private static func migrateToVersion4(_ connection: SQLiteConnection, log: SQLiteEntryLog) throws {
+        var ids: [String] = []
+        do {
+            let select = try connection.prepare("SELECT id FROM sessions WHERE journal IS NOT NULL AND length(journal) > 0")
+            defer { select.reset() }
+            while try select.step() { ids.append(select.columnText(0)) }
+        }
+        let window = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
+        let entry = try connection.prepare("SELECT revision, record, state FROM journal WHERE rowid = ?1")
+        let store = try connection.prepare("UPDATE sessions SET journal = ?2 WHERE id = ?1")
+        for id in ids {
+            let old: SQLiteJournalWindow
+            do {
+                defer { window.reset() }
+                try window.bind(1, id)
+                guard try window.step() else { continue }
+                guard let decoded = SQLiteJournalWindow(encoded: window.columnBlob(0)) else {
+                    throw StoreError.unavailable("sqlite: the journal window of session \(id) is corrupt")
+                }
+                old = decoded
+            }
+            var new = SQLiteJournalWindow()
+            for item in old.items {
+                defer { entry.reset() }
+                try entry.bind(1, item.position)
+                guard try entry.step() else { continue }
+                let moving = JournalEntry(revision: Int(entry.columnInt64(0)), record: entry.columnBlob(1), state: entry.columnBlob(2))
+                let position = try log.nextPosition(for: SQLiteEntryLog.encodedLength(sessionID: id, moving))
+                try log.append(moving, sessionID: id)
+                new.append(.init(position: position, revision: moving.revision, size: moving.size), maxEntries: .max, maxBytes: .max)
+            }
+            defer { store.reset() }
+            try store.bind(1, id)
+            try store.bind(2, new.encoded)
+            try store.run()
+        }
+        try log.flush()
+        try connection.execute("DROP TABLE journal; PRAGMA user_version = 4;")
+    }
 }

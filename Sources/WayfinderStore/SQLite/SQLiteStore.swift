@@ -52,6 +52,12 @@ import Synchronization
 /// Writes that miss the cache, touches and deletes run their statement at once, holding the
 /// row's shard lock, after the statements queued for that row.
 ///
+/// The journal: a session's entries are not kept in the database's pages but beside the file, in
+/// the directory `PATH-entries` (segment files appended to; see `SQLiteEntryLog`); the session's
+/// row lists where they are, and a group's entries are written there before it commits, so a
+/// committed row never lists an entry that is missing, even after `kill -9`. Keep that directory
+/// with the file: a copy of the file alone keeps every session but not its history.
+///
 /// - Important: One process owns a database file: the cached count assumes no other process
 ///   inserts or deletes sessions, and the row cache is trusted for compare-and-sets. A store
 ///   opened `shared` gives that up so that several processes can serve one file (a rolling
@@ -101,7 +107,7 @@ public final class SQLiteStore: SessionStore {
     ///   - rowCacheCapacity: recently used rows kept in memory (0: none).
     ///   - shared: other processes write the file too: no row cache, the count read from the file.
     /// - Throws: `.unavailable` with SQLite's message if the file cannot be opened or migrated.
-    public init(
+    public convenience init(
         path: String,
         configuration: StoreConfiguration = StoreConfiguration(),
         durability: Durability = .processCrash,
@@ -109,6 +115,17 @@ public final class SQLiteStore: SessionStore {
         busyTimeoutMillis: Int32 = 5_000,
         rowCacheCapacity: Int = 16_384,
         shared: Bool = false
+    ) throws {
+        try self.init(
+            path: path, configuration: configuration, durability: durability, readerCount: readerCount,
+            busyTimeoutMillis: busyTimeoutMillis, rowCacheCapacity: rowCacheCapacity, shared: shared,
+            journalSegmentBytes: 32 << 20)
+    }
+
+    /// The public initializer's work, with the size of the journal's log segments (tests make them small).
+    init(
+        path: String, configuration: StoreConfiguration, durability: Durability, readerCount: Int,
+        busyTimeoutMillis: Int32, rowCacheCapacity: Int, shared: Bool, journalSegmentBytes: Int
     ) throws {
         self.path = path
         self.shared = shared
@@ -124,8 +141,9 @@ public final class SQLiteStore: SessionStore {
             throw StoreError.unavailable("sqlite: could not enable WAL mode (journal_mode is \(journalMode ?? "unknown"))")
         }
         try connection.execute(durability == .processCrash ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
-        try SQLiteSchema.migrate(connection)
-        let writer = try SQLiteWriter(connection: connection, shared: shared)
+        let log = SQLiteEntryLog(databasePath: path, segmentBytes: journalSegmentBytes, durable: durability == .powerLoss)
+        try SQLiteSchema.migrate(connection, log: log)
+        let writer = try SQLiteWriter(connection: connection, log: log, shared: shared)
         let checkpointer = SQLiteCheckpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
         checkpointer.attach(to: connection)
         self.checkpointer = checkpointer
@@ -137,7 +155,7 @@ public final class SQLiteStore: SessionStore {
             let connection = try SQLiteConnection(path: path)
             try connection.setBusyTimeout(milliseconds: busyTimeoutMillis)
             try connection.execute("PRAGMA query_only = 1")
-            readers.append(ReaderSlot(try SQLiteReader(connection: connection)))
+            readers.append(ReaderSlot(try SQLiteReader(connection: connection, log: log)))
         }
         self.readers = readers
     }
@@ -268,10 +286,12 @@ public final class SQLiteStore: SessionStore {
         guard writer.groupIsOpen else { return [] }
         do {
             try writer.journal.sweep()
+            try writer.journal.flushLog()
             try writer.commitGroup()
         } catch {
             throw abandonGroup(writer, after: error)
         }
+        writer.journal.didCommit()
         rows.markDurable(writer.groupSeq)
         rows.markCommitted(group: writer.groupGeneration)
         groupIsOpen.store(false, ordering: .sequentiallyConsistent)
@@ -499,9 +519,10 @@ public final class SQLiteStore: SessionStore {
             try rows.writing(id, group: writer.groupGeneration) { row in
                 // Queued statements for the row go first, so the revision checked is the newest.
                 if row != nil { try runQueued(writer) }
+                let window = try writer.journal.window(of: id)
                 let outcome = try writer.delete(id: id, expectedRevision: expectedRevision)
                 if case .conflict = outcome { return outcome }
-                if outcome == .deleted { writer.journal.forget(id) }
+                if outcome == .deleted { writer.journal.forget(id, window: window) }
                 row = nil
                 if outcome == .deleted {
                     storedCount.subtract(1, ordering: .relaxed)
@@ -610,9 +631,9 @@ public final class SQLiteStore: SessionStore {
             sessionCutoff: now &- configuration.ttlMillis,
             recordCutoff: now &- configuration.idempotencyTTLMillis)
         if !expired.isEmpty {
-            writer.journal.forgetWindows()
             storedCount.subtract(expired.count, ordering: .relaxed)
-            for id in expired {
+            for (id, window) in expired {
+                writer.journal.forget(id, window: window)
                 rows.writing(id, group: writer.groupGeneration) { row in row = nil }
                 writer.groupChanges.append((id, .deleted))
             }

@@ -60,11 +60,13 @@ final class SQLiteWriter: @unchecked Sendable {
     /// Counts the groups opened: the number of the open (or last) group.
     var groupGeneration: UInt64 = 0
 
-    /// - Parameter shared: other processes write the file too: the journal remembers no window.
-    init(connection: SQLiteConnection, shared: Bool = false) throws {
+    /// - Parameters:
+    ///   - log: where the journal's entries go.
+    ///   - shared: other processes write the file too: the journal remembers no window.
+    init(connection: SQLiteConnection, log: SQLiteEntryLog, shared: Bool = false) throws {
         self.connection = connection
-        ownReads = try SQLiteReader(connection: connection)
-        journal = try SQLiteJournalWriter(connection: connection, windowCapacity: shared ? 0 : 16_384)
+        ownReads = try SQLiteReader(connection: connection, log: log, seesPending: true)
+        journal = try SQLiteJournalWriter(connection: connection, log: log, windowCapacity: shared ? 0 : 16_384)
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(
@@ -101,7 +103,7 @@ final class SQLiteWriter: @unchecked Sendable {
             "UPDATE sessions SET last_used = max(last_used, ?2) WHERE id = ?1")
         deleteSession = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
         deleteSessionAtRevision = try connection.prepare("DELETE FROM sessions WHERE id = ?1 AND revision = ?2")
-        selectExpired = try connection.prepare("SELECT id FROM sessions WHERE last_used < ?1")
+        selectExpired = try connection.prepare("SELECT id, journal FROM sessions WHERE last_used < ?1")
         deleteExpired = try connection.prepare("DELETE FROM sessions WHERE last_used < ?1")
         deleteStaleIdempotency = try connection.prepare("DELETE FROM idempotency WHERE created_at < ?1")
         selectCount = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
@@ -246,15 +248,15 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     /// Deletes sessions last used before `sessionCutoff` and idempotency records created before
-    /// `recordCutoff`; returns the deleted sessions' ids.
-    func expire(sessionCutoff: Int64, recordCutoff: Int64) throws -> [String] {
+    /// `recordCutoff`; returns the deleted sessions' ids and journal windows.
+    func expire(sessionCutoff: Int64, recordCutoff: Int64) throws -> [(id: String, window: SQLiteJournalWindow?)] {
         do {
-            var ids: [String] = []
+            var ids: [(id: String, window: SQLiteJournalWindow?)] = []
             do {
                 defer { selectExpired.reset() }
                 try selectExpired.bind(1, sessionCutoff)
                 while try selectExpired.step() {
-                    ids.append(selectExpired.columnText(0))
+                    ids.append((selectExpired.columnText(0), SQLiteJournalWindow(encoded: selectExpired.columnBlob(1))))
                 }
             }
             if !ids.isEmpty {
