@@ -40,9 +40,13 @@ final class SQLiteEntryLog: @unchecked Sendable {
     /// The segment this process appends to (0: none yet), its descriptor (locked), and how many
     /// of its bytes are on disk; `pending` follows them.
     private(set) var current: UInt32 = 0
+    /// The newest segment this process started (new numbers only grow).
+    private var started: UInt32 = 0
     private var fd: Int32 = -1
     private var written = 0
     private var pending: [UInt8] = []
+    /// Bytes of the current segment written since its last `fdatasync` (a durable log syncs them).
+    private var unsynced = false
     /// Pending bytes past this are written at once, even before the commit.
     private static let pendingLimit = 1 << 20
 
@@ -116,9 +120,15 @@ final class SQLiteEntryLog: @unchecked Sendable {
 
     /// Writes what is pending (before the group's commit), and syncs it if the store is durable.
     func flush() throws {
-        guard !pending.isEmpty else { return }
         try writePending()
-        if durable, fdatasync(fd) != 0 { throw Self.failure("fdatasync \(path(of: current))") }
+        try sync()
+    }
+
+    /// Syncs the current segment's written bytes, if the store is durable and any are unsynced.
+    private func sync() throws {
+        guard durable, unsynced else { return }
+        if fdatasync(fd) != 0 { throw Self.failure("fdatasync \(path(of: current))") }
+        unsynced = false
     }
 
     /// Drops what is pending (the group rolled back); the next entry goes where they would have.
@@ -126,9 +136,15 @@ final class SQLiteEntryLog: @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
     }
 
-    /// Deletes a segment (no window names anything in it).
+    /// Deletes a segment (no window names anything in it); the newest on disk is emptied instead,
+    /// so that its number is never given to a new segment (a stale position never names new bytes).
     func remove(_ segment: UInt32) throws {
-        if unlink(path(of: segment)) != 0, errno != ENOENT { throw Self.failure("unlink \(path(of: segment))") }
+        let path = path(of: segment)
+        if segment >= (try segmentsOnDisk().last ?? 0) {
+            if truncate(path, 0) != 0, errno != ENOENT { throw Self.failure("truncate \(path)") }
+        } else if unlink(path) != 0, errno != ENOENT {
+            throw Self.failure("unlink \(path)")
+        }
     }
 
     /// Whether `segment` is sealed: not this process's current one, and no other process holds it.
@@ -141,6 +157,8 @@ final class SQLiteEntryLog: @unchecked Sendable {
     }
 
     private func writePending() throws {
+        guard !pending.isEmpty else { return }
+        unsynced = true
         var done = 0
         while done < pending.count {
             let count = pending.withUnsafeBytes { bytes in
@@ -161,9 +179,11 @@ final class SQLiteEntryLog: @unchecked Sendable {
     private func startSegment() throws {
         try writePending()
         if fd >= 0 {
-            if durable, fdatasync(fd) != 0 { throw Self.failure("fdatasync \(path(of: current))") }
+            try sync()
             close(fd)
             fd = -1
+            // Until a new segment is in place nothing may be placed in the old one.
+            current = 0
         }
         if mkdir(directory, 0o755) != 0, errno != EEXIST { throw Self.failure("mkdir \(directory)") }
         // A random name: processes in different containers sharing the volume may have one pid.
@@ -179,7 +199,14 @@ final class SQLiteEntryLog: @unchecked Sendable {
             close(created)
             throw Self.failure("flock \(temporary)")
         }
-        var number = max(current, try segmentsOnDisk().last ?? 0) + 1
+        let highest: UInt32
+        do {
+            highest = try segmentsOnDisk().last ?? 0
+        } catch {
+            close(created)
+            throw error
+        }
+        var number = max(started, highest) + 1
         while link(temporary, path(of: number)) != 0 {
             guard errno == EEXIST, number < UInt32.max else {
                 close(created)
@@ -189,6 +216,7 @@ final class SQLiteEntryLog: @unchecked Sendable {
         }
         fd = created
         current = number
+        started = number
         written = 0
         if durable {
             let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -218,9 +246,8 @@ final class SQLiteEntryLog: @unchecked Sendable {
         guard let fd = try files.descriptor(path(of: segment)) else { return nil }
         let offset = Self.offset(of: position)
         var bytes = try Self.read(fd, at: offset, count: 512)
-        guard let (length, header) = Self.varint(bytes[...], at: 0) else { return nil }
+        guard let (length, header) = Self.varint(bytes[...], at: 0), length < UInt64(Int32.max) else { return nil }
         if header + Int(length) > bytes.count {
-            guard length < UInt64(Int32.max) else { return nil }
             bytes = try Self.read(fd, at: offset, count: header + Int(length))
         }
         guard let (found, _) = Self.decode(bytes[...], at: 0) else { return nil }
@@ -297,7 +324,7 @@ final class SQLiteEntryLog: @unchecked Sendable {
         guard let (length, header) = varint(bytes, at: start), fits(length, start + header, bytes.count) else { return nil }
         let end = start + header + Int(length)
         var at = start + header
-        guard let (idLength, a) = varint(bytes, at: at), idLength > 0, fits(idLength, at + a, end) else { return nil }
+        guard let (idLength, a) = varint(bytes, at: at), fits(idLength, at + a, end) else { return nil }
         at += a
         let id = String(decoding: bytes[base + at..<base + at + Int(idLength)], as: UTF8.self)
         at += Int(idLength)

@@ -38,7 +38,8 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         let left: [SQLiteJournalWindow.Item]
     }
 
-    /// Entry bytes a segment holds: written to it, and still named by a window.
+    /// Entry bytes a segment holds (each entry counted one byte more than its size, so that an
+    /// empty one counts too): written to it, and still named by a window.
     private struct Usage {
         var written = 0
         var live = 0
@@ -142,7 +143,9 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         windows.removeAll(keepingCapacity: true)
         moved.removeAll()
         log.discardPending()
-        uncounted = Array(Set(uncounted).union(usage.keys)).sorted()
+        // Every segment it knew of is counted again: those counted, the one it was walking and
+        // those it meant to delete.
+        uncounted = Array(Set(uncounted).union(usage.keys).union(collected).union(walk.map { [$0.segment] } ?? [])).sorted()
         usage.removeAll()
         walk = nil
         collected.removeAll()
@@ -166,7 +169,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
             for entry in entries {
                 let position = Int64(current.segment) << 32 | Int64(entry.offset)
                 guard var window = try window(of: entry.sessionID), window.keeps(position: position) else { continue }
-                current.counted.live += entry.size
+                current.counted.live += entry.size + 1
                 if current.moves {
                     let to = try log.nextPosition(for: entry.bytes.count)
                     noteStarted()
@@ -175,10 +178,10 @@ final class SQLiteJournalWriter: @unchecked Sendable {
                     moved[entry.sessionID] = window
                     if windows[entry.sessionID] != nil { windows[entry.sessionID] = window }
                     add(entry.size, to: to)
-                    usage[current.segment]?.live -= entry.size
+                    usage[current.segment]?.live -= entry.size + 1
                 }
             }
-            current.counted.written += entries.reduce(0) { $0 + $1.size }
+            current.counted.written += entries.reduce(0) { $0 + $1.size + 1 }
             current.offset = next
             walk = current
             guard atEnd else { continue }
@@ -225,13 +228,13 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     /// Counts the bytes of the entry at `position` in its segment (if that is counted).
     private func add(_ size: Int, to position: Int64) {
         let segment = SQLiteEntryLog.segment(of: position)
-        usage[segment]?.written += size
-        usage[segment]?.live += size
+        usage[segment]?.written += size + 1
+        usage[segment]?.live += size + 1
     }
 
     /// An entry left its window.
     private func subtract(_ item: SQLiteJournalWindow.Item) {
-        usage[SQLiteEntryLog.segment(of: item.position)]?.live -= item.size
+        usage[SQLiteEntryLog.segment(of: item.position)]?.live -= item.size + 1
     }
 
     /// A segment the log just started is counted from its first byte.

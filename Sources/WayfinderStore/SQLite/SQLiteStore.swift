@@ -55,8 +55,11 @@ import Synchronization
 /// The journal: a session's entries are not kept in the database's pages but beside the file, in
 /// the directory `PATH-entries` (segment files appended to; see `SQLiteEntryLog`); the session's
 /// row lists where they are, and a group's entries are written there before it commits, so a
-/// committed row never lists an entry that is missing, even after `kill -9`. Keep that directory
-/// with the file: a copy of the file alone keeps every session but not its history.
+/// committed row never lists an entry that is missing, even after `kill -9`. With `.powerLoss`
+/// the log is synced before every commit too; with `.processCrash` it is not, so an OS crash or
+/// power loss may also lose journal entries the file still lists (their session's history then
+/// fails until they leave its window; its state is not touched). Keep that directory with the
+/// file: a copy of the file alone keeps every session but not its history.
 ///
 /// - Important: One process owns a database file: the cached count assumes no other process
 ///   inserts or deletes sessions, and the row cache is trusted for compare-and-sets. A store
