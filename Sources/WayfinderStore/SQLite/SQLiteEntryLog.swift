@@ -19,7 +19,7 @@ import Glibc
 /// a sealed segment once no window names anything in it, moving the few live entries forward first.
 ///
 /// - Important: The writing side is used only under the store's writer lock; readers use only
-///   ``read(_:at:)``, which touches no mutable state.
+///   ``read(at:files:)``, which touches no mutable state.
 final class SQLiteEntryLog: @unchecked Sendable {
     /// An entry found in a segment by ``scan(_:from:limit:)``.
     struct Scanned {
@@ -234,7 +234,7 @@ final class SQLiteEntryLog: @unchecked Sendable {
         let offset = Self.offset(of: position)
         if Self.segment(of: position) == current, offset >= written {
             guard let (found, _) = Self.decode(pending[...], at: offset - written) else { return nil }
-            return (found.sessionID, JournalEntry(revision: found.revision, record: found.record, state: found.state))
+            return (found.sessionID, found.entry)
         }
         return try read(at: position, files: &files)
     }
@@ -251,7 +251,7 @@ final class SQLiteEntryLog: @unchecked Sendable {
             bytes = try Self.read(fd, at: offset, count: header + Int(length))
         }
         guard let (found, _) = Self.decode(bytes[...], at: 0) else { return nil }
-        return (found.sessionID, JournalEntry(revision: found.revision, record: found.record, state: found.state))
+        return (found.sessionID, found.entry)
     }
 
     /// The entries of a sealed segment from `offset`, reading about `limit` bytes; `next` is where
@@ -315,6 +315,8 @@ final class SQLiteEntryLog: @unchecked Sendable {
         let revision: Int
         let record: [UInt8]
         let state: [UInt8]
+
+        var entry: JournalEntry { JournalEntry(revision: revision, record: record, state: state) }
     }
 
     /// The entry starting at `start` in `bytes` and where it ends; nil if it is cut short or malformed.

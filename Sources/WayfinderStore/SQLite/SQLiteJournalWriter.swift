@@ -33,6 +33,8 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         let sessionID: String
         let entry: JournalEntry
         let position: Int64
+        /// The bytes the entry takes in the log.
+        let length: Int
         let window: SQLiteJournalWindow
         /// The entries that left the window.
         let left: [SQLiteJournalWindow.Item]
@@ -89,14 +91,15 @@ final class SQLiteJournalWriter: @unchecked Sendable {
     /// The window `sessionID` gets with `entry` appended and the bounds applied (the session's
     /// current window read from the file unless remembered). `isNew`: the session has no row yet.
     func prepare(_ entry: JournalEntry, sessionID: String, isNew: Bool = false, maxEntries: Int, maxBytes: Int) throws -> Pending {
-        let position = try log.nextPosition(for: SQLiteEntryLog.encodedLength(sessionID: sessionID, entry))
+        let length = SQLiteEntryLog.encodedLength(sessionID: sessionID, entry)
+        let position = try log.nextPosition(for: length)
         noteStarted()
         var window = isNew ? SQLiteJournalWindow() : try self.window(of: sessionID) ?? SQLiteJournalWindow()
         var left: [SQLiteJournalWindow.Item] = []
         window.append(.init(position: position, revision: entry.revision, size: entry.size), maxEntries: maxEntries, maxBytes: maxBytes) {
             left.append($0)
         }
-        return Pending(sessionID: sessionID, entry: entry, position: position, window: window, left: left)
+        return Pending(sessionID: sessionID, entry: entry, position: position, length: length, window: window, left: left)
     }
 
     /// Appends the prepared entry to the log (its session's row, with the window, was just written).
@@ -104,7 +107,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         try log.append(pending.entry, sessionID: pending.sessionID)
         add(pending.entry.size, to: pending.position)
         for item in pending.left { subtract(item) }
-        budget = min(budget + 2 * SQLiteEntryLog.encodedLength(sessionID: pending.sessionID, pending.entry), Self.maxSweep)
+        budget = min(budget + 2 * pending.length, Self.maxSweep)
         guard windowCapacity > 0 else { return }
         if windows.count >= windowCapacity { windows.removeAll(keepingCapacity: true) }
         windows[pending.sessionID] = pending.window
@@ -169,7 +172,7 @@ final class SQLiteJournalWriter: @unchecked Sendable {
             for entry in entries {
                 let position = Int64(current.segment) << 32 | Int64(entry.offset)
                 guard var window = try window(of: entry.sessionID), window.keeps(position: position) else { continue }
-                current.counted.live += entry.size + 1
+                current.counted.live += Self.weight(entry.size)
                 if current.moves {
                     let to = try log.nextPosition(for: entry.bytes.count)
                     noteStarted()
@@ -178,10 +181,10 @@ final class SQLiteJournalWriter: @unchecked Sendable {
                     moved[entry.sessionID] = window
                     if windows[entry.sessionID] != nil { windows[entry.sessionID] = window }
                     add(entry.size, to: to)
-                    usage[current.segment]?.live -= entry.size + 1
+                    usage[current.segment]?.live -= Self.weight(entry.size)
                 }
             }
-            current.counted.written += entries.reduce(0) { $0 + $1.size + 1 }
+            current.counted.written += entries.reduce(0) { $0 + Self.weight($1.size) }
             current.offset = next
             walk = current
             guard atEnd else { continue }
@@ -225,16 +228,19 @@ final class SQLiteJournalWriter: @unchecked Sendable {
         return nil
     }
 
+    /// What an entry of `size` counts in a segment's usage: one more, so that an empty one counts.
+    private static func weight(_ size: Int) -> Int { size + 1 }
+
     /// Counts the bytes of the entry at `position` in its segment (if that is counted).
     private func add(_ size: Int, to position: Int64) {
         let segment = SQLiteEntryLog.segment(of: position)
-        usage[segment]?.written += size + 1
-        usage[segment]?.live += size + 1
+        usage[segment]?.written += Self.weight(size)
+        usage[segment]?.live += Self.weight(size)
     }
 
     /// An entry left its window.
     private func subtract(_ item: SQLiteJournalWindow.Item) {
-        usage[SQLiteEntryLog.segment(of: item.position)]?.live -= item.size + 1
+        usage[SQLiteEntryLog.segment(of: item.position)]?.live -= Self.weight(item.size)
     }
 
     /// A segment the log just started is counted from its first byte.
