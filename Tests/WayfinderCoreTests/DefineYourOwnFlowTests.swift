@@ -1,7 +1,7 @@
 import Testing
 import WayfinderCore
 
-// README, "Define your own flow": this file is that example, verbatim (ReadmeExampleTests checks).
+// A whole app in one file, as an app author writes it: two flows, a deep link, and their tests.
 
 /// The types the app's flows share. This app keeps its context and model as plain JSON.
 enum Greeting: AppSchema {}
