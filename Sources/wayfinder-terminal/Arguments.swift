@@ -7,7 +7,7 @@ struct Arguments {
     /// Where the session's id and token are kept between runs.
     var sessionFile: String?
     /// Context members for a new session.
-    var context: [String: JSONValue] = [:]
+    var context: [String: WireValue] = [:]
     /// A deep link to open when a new session starts.
     var deepLink: String?
 
@@ -65,7 +65,7 @@ struct Arguments {
                     throw Invalid(description: "--context takes KEY=VALUE, not \(pair)")
                 }
                 let raw = String(pair[pair.index(after: equals)...])
-                let json = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8))
+                let json = try? JSONDecoder().decode(WireValue.self, from: Data(raw.utf8))
                 parsed.context[String(pair[..<equals])] = json ?? .string(raw)
             case let flag where flag.hasPrefix("-"):
                 throw Invalid(description: "unknown option \(flag)")

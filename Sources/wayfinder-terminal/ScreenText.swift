@@ -2,17 +2,17 @@ import WayfinderClient
 
 /// Something on the top screen a person can act on by its number.
 enum Control {
-    case field(Component.Field)
-    case toggle(Component.Toggle)
-    case button(Component.Button)
-    case row(Component.ListItem)
+    case field(WireComponent.Field)
+    case toggle(WireComponent.Toggle)
+    case button(WireComponent.Button)
+    case row(WireComponent.ListItem)
 }
 
 /// What the terminal shows besides the state: the form being edited, the input line, messages.
 struct Frame {
     var server: String
-    var state: SessionState?
-    var snapshot: NavigationSnapshot
+    var state: WireState?
+    var snapshot: NavigationLayers
     var form: FormValues?
     /// Shown under the screen (a refusal, a lost connection, a hint).
     var message: String?
@@ -74,14 +74,14 @@ enum ScreenText {
     }
 
     /// Where the user is: each layer's stack of titles, modals marked by their presentation.
-    static func breadcrumb(_ snapshot: NavigationSnapshot) -> String {
+    static func breadcrumb(_ snapshot: NavigationLayers) -> String {
         snapshot.layers.map { layer in
             let titles = layer.screens.map(\.title).joined(separator: " › ")
             return layer.presentation.isModal ? "[\(layer.presentation) \(titles)]" : titles
         }.joined(separator: " ▸ ")
     }
 
-    private static func render(_ component: Component, form: FormValues?, width: Int, number: inout Int) -> [String] {
+    private static func render(_ component: WireComponent, form: FormValues?, width: Int, number: inout Int) -> [String] {
         func next() -> String {
             number += 1
             return "[\(number)]"

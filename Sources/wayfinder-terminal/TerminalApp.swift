@@ -10,7 +10,7 @@ final class TerminalApp {
     private let server: String
     /// What the person is typing (a command, or a field's new value), as UTF-8.
     private var typed: [UInt8] = []
-    private var editing: Component.Field?
+    private var editing: WireComponent.Field?
     private var message: String?
     /// Edited form values, and the values the server rendered, by screen id.
     private var edits: [String: FormValues] = [:]
@@ -20,7 +20,7 @@ final class TerminalApp {
 
     private enum EscapeState { case none, started, sequence }
 
-    init(session: WayfinderSession, state: SessionState?, server: String) {
+    init(session: WayfinderSession, state: WireState?, server: String) {
         model = NavigationModel(session: session, state: state)
         self.server = server
         if let state { forget(staleEditsIn: state) }
@@ -70,7 +70,7 @@ final class TerminalApp {
 
     /// Drops edits of screens that left, or that the server rendered anew (after an update
     /// its values are the server's), and stops editing a field that is no longer on top.
-    private func forget(staleEditsIn state: SessionState) {
+    private func forget(staleEditsIn state: WireState) {
         let screens = Dictionary(state.stack.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in Array(served.keys) where screens[id] == nil {
             served[id] = nil

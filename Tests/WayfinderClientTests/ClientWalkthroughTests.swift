@@ -19,7 +19,7 @@ import WayfinderClient
         var result = try await session.trigger("next")
         #expect(result.transitions.map(\.op) == [.push])
         #expect(result.state.names == ["walkthrough", "walkthrough"])
-        #expect(NavigationSnapshot(result.state).base?.path.count == 1)
+        #expect(NavigationLayers(result.state).base?.path.count == 1)
         let top = try #require(result.state.top)
         result = try await session.back(from: top.id)
         #expect(result.transitions == [ScreenTransition(.pop, screens: [top.id])])
@@ -48,7 +48,7 @@ import WayfinderClient
         state = result.state
         #expect(state.context.authenticated == true)
         #expect(state.context.user == "ada@example.com")
-        let tabs = try #require(NavigationSnapshot(state).tabBar)
+        let tabs = try #require(NavigationLayers(state).tabBar)
         #expect(tabs.items.map(\.id) == ["home", "todos", "profile"])
         #expect(tabs.selected == "home")
         try await expectExact(session)
@@ -59,7 +59,7 @@ import WayfinderClient
         #expect(result.transitions.first?.tab == "todos")
         result = try await session.trigger(try #require(result.state.top?.button("addTodo")).action)
         #expect(result.transitions.map(\.op) == [.present])
-        var snapshot = NavigationSnapshot(result.state)
+        var snapshot = NavigationLayers(result.state)
         #expect(snapshot.modals.count == 1)
         #expect(snapshot.modals.first?.presentation.isModal == true)
         #expect(snapshot.tabBar?.selected == "todos")
@@ -69,7 +69,7 @@ import WayfinderClient
         values["title"] = "Buy bread"
         result = try await session.trigger(values.action(for: try #require(add.button("saveTodo"))))
         #expect(result.transitions.map(\.op) == [.dismiss])
-        snapshot = NavigationSnapshot(result.state)
+        snapshot = NavigationLayers(result.state)
         #expect(snapshot.modals.isEmpty)
         let row = try #require(result.state.top?.rows.first { $0.title == "Buy bread" })
 
@@ -90,7 +90,7 @@ import WayfinderClient
         // A deep link to the profile, then logout.
         result = try await session.openDeepLink("wayfinder://profile")
         #expect(result.state.top?.name == "profile")
-        #expect(NavigationSnapshot(result.state).tabBar?.selected == "profile")
+        #expect(NavigationLayers(result.state).tabBar?.selected == "profile")
         try await expectExact(session)
         result = try await session.trigger(try #require(result.state.top?.button("logout")).action)
         #expect(result.transitions.map(\.op) == [.setRoot])
@@ -117,7 +117,7 @@ import WayfinderClient
     @Test func theCatalogAndTheHealthChecksDecode() async throws {
         let server = try LiveServer()
         defer { server.stop() }
-        let client = WayfinderServer(url: server.url)
+        let client = ServerEndpoint(url: server.url)
         let catalog = try await client.catalog()
         #expect(catalog.flows.contains { $0.name == "app" })
         #expect(catalog.flows.flatMap(\.routes).contains { $0.params.contains { $0.required } })
@@ -140,6 +140,6 @@ import WayfinderClient
 
     /// The state as the server sends it round-trips through the models unchanged.
     private func expectExact(_ session: WayfinderSession, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try Wire.roundTrips(SessionState.self, try await Wire.raw(session), sourceLocation: sourceLocation)
+        try Wire.roundTrips(WireState.self, try await Wire.raw(session), sourceLocation: sourceLocation)
     }
 }

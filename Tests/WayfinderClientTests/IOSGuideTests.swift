@@ -21,7 +21,7 @@ func openSession(on server: URL, saved: SessionCredentials?) async throws -> (se
 import WayfinderClient
 
 /// A line of text for a component (a real app returns a view).
-func summary(of component: Component) -> String {
+func summary(of component: WireComponent) -> String {
     switch component {
     case .heading(let text), .text(let text): text
     case .notice(let notice): "\(notice.style == .error ? "Error" : "Note"): \(notice.text)"
@@ -124,7 +124,7 @@ import Testing
         let login = try #require(await session.state?.top)
         #expect(!login.components.map(summary(of:)).contains { $0.contains("needs a newer app") })
         let result = try #require(try await signIn(session, on: login, email: "ada@example.com", password: "correct horse battery"))
-        #expect(NavigationSnapshot(result.state).tabBar != nil)
+        #expect(NavigationLayers(result.state).tabBar != nil)
         #expect(result.state.top?.components.map(summary(of:)).isEmpty == false)
     }
 

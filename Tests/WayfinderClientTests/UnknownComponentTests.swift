@@ -32,11 +32,11 @@ import WayfinderClient
         #expect(carousel.json["slides"]?.arrayValue?.first?["url"] == "/a.png")
         #expect(Array(top.components.dropFirst().map(\.type)) == known.components.map(\.type), "the rest decodes as before")
         let styles = top.components.compactMap { if case .button(let button) = $0 { button.style } else { nil } }
-        #expect(styles.contains(Component.Button.Style(rawValue: "glowing")))
+        #expect(styles.contains(WireComponent.Button.Style(rawValue: "glowing")))
         #expect(!styles.contains(.primary))
         // The same holds for the screens in the navigation tree; members the client does not
         // know (`busy`, `serverVersion`) are ignored.
-        #expect(NavigationSnapshot(state).top == top)
+        #expect(NavigationLayers(state).top == top)
     }
 
     @Test func aNavigationNodeKindTheClientDoesNotKnowFallsBackToTheFlatStack() throws {
@@ -48,18 +48,18 @@ import WayfinderClient
              "navigation":{"kind":"split","coordinator":"c1","panes":[]},
              "stack":[\(screen("s1", "root")),\(screen("s2", "push")),\(screen("s3", "sheet"))],"pendingDeepLink":null}
             """
-        let state = try JSONDecoder().decode(SessionState.self, from: Data(json.utf8))
+        let state = try JSONDecoder().decode(WireState.self, from: Data(json.utf8))
         #expect(state.navigation == .unknown(kind: "split"))
         #expect(state.context["anything"] == [1, 2])
         #expect(state.context.authenticated == nil)
-        let snapshot = NavigationSnapshot(state)
+        let snapshot = NavigationLayers(state)
         #expect(snapshot.layers.map { $0.screens.map(\.id) } == [["s1", "s2"], ["s3"]])
         #expect(snapshot.top?.id == "s3")
     }
 
     @Test func aKnownComponentWithMembersTheClientCannotReadDecodesAsUnknown() throws {
         let json = #"[{"type":"button","title":"No action"},{"type":"heading","text":"Fine"},{"text":"no type"}]"#
-        let components = try JSONDecoder().decode([Component].self, from: Data(json.utf8))
+        let components = try JSONDecoder().decode([WireComponent].self, from: Data(json.utf8))
         #expect(components.map(\.type) == ["button", "heading", ""])
         #expect(components[1] == .heading("Fine"))
         guard case .unknown(let button) = components[0] else { return #expect(Bool(false)) }
@@ -67,7 +67,7 @@ import WayfinderClient
     }
 
     @Test func everyComponentKindRoundTrips() throws {
-        let components: [Component] = [
+        let components: [WireComponent] = [
             .heading("H"), .text("T"), .notice(.init(style: .info, text: "N")),
             .field(.init(name: "f", label: "F", value: "v", kind: .multiline)),
             .toggle(.init(name: "t", label: "T", value: true)),
@@ -77,7 +77,7 @@ import WayfinderClient
             .unknown(UnknownComponent(type: "chart", json: ["type": "chart", "points": [1.5, 2]])),
         ]
         let data = try JSONEncoder().encode(components)
-        #expect(try JSONDecoder().decode([Component].self, from: data) == components)
-        try Wire.roundTrips([Component].self, data)
+        #expect(try JSONDecoder().decode([WireComponent].self, from: data) == components)
+        try Wire.roundTrips([WireComponent].self, data)
     }
 }

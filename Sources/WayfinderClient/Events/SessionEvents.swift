@@ -17,7 +17,7 @@ import Foundation
 /// iterator answers nil) and its connection closes.
 public struct SessionEvents: AsyncSequence, Sendable {
     /// A state, newer than the last one.
-    public typealias Element = SessionState
+    public typealias Element = WireState
     /// What the sequence throws.
     public typealias Failure = WayfinderError
 
@@ -27,7 +27,7 @@ public struct SessionEvents: AsyncSequence, Sendable {
 
     /// Starts following the stream; each iterator has its own connection.
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: SessionState.self)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: WireState.self)
         let follower = EventFollower(transport: transport, credentials: credentials, lastRevision: since)
         let task = Task { await follower.run(continuation) }
         continuation.onTermination = { _ in task.cancel() }
@@ -38,10 +38,10 @@ public struct SessionEvents: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         /// What the iterator throws.
         public typealias Failure = WayfinderError
-        var base: AsyncThrowingStream<SessionState, any Error>.AsyncIterator
+        var base: AsyncThrowingStream<WireState, any Error>.AsyncIterator
 
         /// The next state; nil only once the iterating task is cancelled.
-        public mutating func next() async throws(WayfinderError) -> SessionState? {
+        public mutating func next() async throws(WayfinderError) -> WireState? {
             do {
                 return try await base.next()
             } catch let error as WayfinderError {
@@ -69,7 +69,7 @@ struct EventFollower: Sendable {
         case refused(WayfinderError)
     }
 
-    func run(_ continuation: AsyncThrowingStream<SessionState, any Error>.Continuation) async {
+    func run(_ continuation: AsyncThrowingStream<WireState, any Error>.Continuation) async {
         var follower = self
         var failures = 0
         let backoff = transport.configuration.eventReconnect
@@ -92,7 +92,7 @@ struct EventFollower: Sendable {
         continuation.finish()
     }
 
-    private mutating func connect(_ continuation: AsyncThrowingStream<SessionState, any Error>.Continuation) async -> Ending {
+    private mutating func connect(_ continuation: AsyncThrowingStream<WireState, any Error>.Continuation) async -> Ending {
         var headers = ["Authorization": "Bearer \(credentials.token)", "Accept": "text/event-stream"]
         if let lastRevision { headers["Last-Event-ID"] = String(lastRevision) }
         let call = HTTPCall(method: "GET", path: "/v1/sessions/\(WayfinderSession.escape(credentials.id))/events", headers: headers, repeats: .always)
@@ -113,7 +113,7 @@ struct EventFollower: Sendable {
                 case .bytes(let bytes) where status == 200:
                     for event in parser.feed(bytes) where event.event == "state" {
                         // A state that does not decode is skipped: the next event carries the whole state again.
-                        guard let state = try? JSONDecoder().decode(SessionState.self, from: Data(event.data.utf8)) else { continue }
+                        guard let state = try? JSONDecoder().decode(WireState.self, from: Data(event.data.utf8)) else { continue }
                         guard lastRevision.map({ state.revision > $0 }) ?? true else { continue }
                         lastRevision = state.revision
                         continuation.yield(state)

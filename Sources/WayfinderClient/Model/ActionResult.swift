@@ -1,7 +1,7 @@
 /// The answer to an action: the state after it and how to animate there.
 public struct ActionResult: Sendable, Hashable {
     /// The state after the action.
-    public var state: SessionState
+    public var state: WireState
     /// How to animate, in order; empty for a success that changed nothing.
     public var transitions: [ScreenTransition]
     /// Whether this is the server's stored first answer to an earlier attempt with the same
@@ -9,7 +9,7 @@ public struct ActionResult: Sendable, Hashable {
     public var replayed: Bool
 
     /// An answer as the server would send it.
-    public init(state: SessionState, transitions: [ScreenTransition], replayed: Bool = false) {
+    public init(state: WireState, transitions: [ScreenTransition], replayed: Bool = false) {
         self.state = state
         self.transitions = transitions
         self.replayed = replayed
@@ -22,7 +22,7 @@ extension ActionResult: Codable {
     /// Decodes `{"state", "transitions"}` (`replayed` comes from a header, not the body).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        state = try container.decode(SessionState.self, forKey: .state)
+        state = try container.decode(WireState.self, forKey: .state)
         transitions = try container.decode([ScreenTransition].self, forKey: .transitions)
         replayed = false
     }

@@ -1,7 +1,7 @@
 /// What is on screen, as a tree: a stack of screens or a tab bar, each with an optional modal over
 /// it (modals hang on the root's `modal` chain).
 ///
-/// A node kind this client does not know decodes as ``unknown(kind:)``; ``NavigationSnapshot``
+/// A node kind this client does not know decodes as ``unknown(kind:)``; ``NavigationLayers``
 /// then falls back to the state's flat `stack`.
 public indirect enum NavigationNode: Codable, Sendable, Hashable {
     /// A stack of screens (the first is its root).

@@ -10,16 +10,16 @@ public struct Screen: Codable, Sendable, Hashable, Identifiable {
     /// The id of the coordinator that owns the screen.
     public var coordinator: String
     /// How it came to be shown (by position: root, pushed, or the first screen of a modal).
-    public var presentation: Presentation
+    public var presentation: WirePresentation
     /// Every route the responder chain accepts while this screen is on top.
     public var routes: [String]
     /// What to render, in order.
-    public var components: [Component]
+    public var components: [WireComponent]
 
     /// A screen as the server would send it.
     public init(
-        id: String, name: String, title: String, coordinator: String, presentation: Presentation = .root,
-        routes: [String] = [], components: [Component] = []
+        id: String, name: String, title: String, coordinator: String, presentation: WirePresentation = .root,
+        routes: [String] = [], components: [WireComponent] = []
     ) {
         self.id = id
         self.name = name

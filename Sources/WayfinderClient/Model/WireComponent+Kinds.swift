@@ -1,4 +1,4 @@
-extension Component {
+extension WireComponent {
     /// A message about the user's input.
     public struct Notice: Codable, Sendable, Hashable {
         /// How to show it.

@@ -3,7 +3,7 @@
 /// A component whose `type` this client does not know, or a known type with members it cannot
 /// read, decodes as ``unknown(_:)`` with its JSON, so a newer server never breaks an older
 /// client: render it as a placeholder or skip it.
-public enum Component: Codable, Sendable, Hashable {
+public enum WireComponent: Codable, Sendable, Hashable {
     /// A section heading.
     case heading(String)
     /// A paragraph.
@@ -27,7 +27,7 @@ public enum Component: Codable, Sendable, Hashable {
 
     /// Decodes by `type`; anything unreadable becomes ``unknown(_:)``.
     public init(from decoder: any Decoder) throws {
-        let json = try JSONValue(from: decoder)
+        let json = try WireValue(from: decoder)
         let type = json["type"]?.stringValue ?? ""
         do {
             let container = try decoder.container(keyedBy: TypeKey.self)
@@ -85,10 +85,10 @@ public struct UnknownComponent: Sendable, Hashable {
     /// The wire `type` (empty if it had none).
     public var type: String
     /// Everything the server sent for it.
-    public var json: JSONValue
+    public var json: WireValue
 
     /// An unknown component of `type`.
-    public init(type: String, json: JSONValue) {
+    public init(type: String, json: WireValue) {
         self.type = type
         self.json = json
     }

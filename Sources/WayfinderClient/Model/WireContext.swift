@@ -3,16 +3,16 @@
 /// The members are the application's to choose (the sample app has `onboarded`, `authenticated`,
 /// `platform`, `variant` and `user`), so they are kept as JSON with typed accessors for the
 /// common ones; an app with other members still decodes.
-public struct SessionContext: Codable, Sendable, Hashable {
+public struct WireContext: Codable, Sendable, Hashable {
     /// Every member as sent.
-    public var values: [String: JSONValue]
+    public var values: [String: WireValue]
 
     /// A context with these members.
-    public init(_ values: [String: JSONValue] = [:]) { self.values = values }
+    public init(_ values: [String: WireValue] = [:]) { self.values = values }
 
     /// Decodes any JSON object.
     public init(from decoder: any Decoder) throws {
-        values = try decoder.singleValueContainer().decode([String: JSONValue].self)
+        values = try decoder.singleValueContainer().decode([String: WireValue].self)
     }
 
     /// Encodes the members as an object.
@@ -22,7 +22,7 @@ public struct SessionContext: Codable, Sendable, Hashable {
     }
 
     /// A member, if present.
-    public subscript(key: String) -> JSONValue? { values[key] }
+    public subscript(key: String) -> WireValue? { values[key] }
     /// `onboarded`, if the app has it.
     public var onboarded: Bool? { values["onboarded"]?.boolValue }
     /// `authenticated`, if the app has it.

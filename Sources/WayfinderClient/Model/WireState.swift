@@ -2,13 +2,13 @@
 ///
 /// Every answer that carries a state (create, read, every action, every event) carries one of
 /// these. Members the client does not know are ignored, so a newer server can add some.
-public struct SessionState: Codable, Sendable, Hashable {
+public struct WireState: Codable, Sendable, Hashable {
     /// The session id.
     public var session: String
     /// 1 for a new session; every change increments it by one (the `ETag` and the event id).
     public var revision: Int
-    /// The session's context (the app decides its members; see ``SessionContext``).
-    public var context: SessionContext
+    /// The session's context (the app decides its members; see ``WireContext``).
+    public var context: WireContext
     /// The coordinator tree, root first.
     public var coordinators: CoordinatorNode
     /// What is on screen, as a tree: stacks, tab bars and the modal chain.
@@ -20,7 +20,7 @@ public struct SessionState: Codable, Sendable, Hashable {
 
     /// A state as the server would send it (for previews and tests).
     public init(
-        session: String, revision: Int, context: SessionContext, coordinators: CoordinatorNode,
+        session: String, revision: Int, context: WireContext, coordinators: CoordinatorNode,
         navigation: NavigationNode, stack: [Screen], pendingDeepLink: String? = nil
     ) {
         self.session = session

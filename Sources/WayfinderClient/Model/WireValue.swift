@@ -2,7 +2,7 @@
 ///
 /// Integers and fractions are kept apart so that an integer param sent by the client arrives as an
 /// integer (the server checks param types).
-public enum JSONValue: Sendable, Hashable, Codable {
+public enum WireValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -14,9 +14,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// A string.
     case string(String)
     /// An array.
-    case array([JSONValue])
+    case array([WireValue])
     /// An object.
-    case object([String: JSONValue])
+    case object([String: WireValue])
 
     /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
@@ -31,10 +31,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try? container.decode([WireValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: WireValue].self))
         }
     }
 
@@ -59,17 +59,17 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// The integer, if this is one.
     public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
     /// The members, if this is an object.
-    public var objectValue: [String: JSONValue]? { if case .object(let value) = self { value } else { nil } }
+    public var objectValue: [String: WireValue]? { if case .object(let value) = self { value } else { nil } }
     /// The elements, if this is an array.
-    public var arrayValue: [JSONValue]? { if case .array(let value) = self { value } else { nil } }
+    public var arrayValue: [WireValue]? { if case .array(let value) = self { value } else { nil } }
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 
     /// A member of an object (nil for other values and absent members).
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    public subscript(key: String) -> WireValue? { objectValue?[key] }
 }
 
-extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+extension WireValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// `null`.
@@ -83,9 +83,9 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: WireValue...) { self = .array(elements) }
     /// An object (a later duplicate key wins).
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    public init(dictionaryLiteral elements: (String, WireValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -7,12 +7,12 @@ public struct FormValues: Sendable, Hashable {
     /// The id of the screen these values belong to.
     public let screen: String
     /// Field values (strings) and toggle values (booleans) by param name.
-    public var values: [String: JSONValue]
+    public var values: [String: WireValue]
 
     /// The values `screen` shows.
     public init(_ screen: Screen) {
         self.screen = screen.id
-        var values: [String: JSONValue] = [:]
+        var values: [String: WireValue] = [:]
         for component in screen.components {
             switch component {
             case .field(let field): values[field.name] = .string(field.value)
@@ -24,7 +24,7 @@ public struct FormValues: Sendable, Hashable {
     }
 
     /// A value by param name.
-    public subscript(name: String) -> JSONValue? {
+    public subscript(name: String) -> WireValue? {
         get { values[name] }
         set { values[name] = newValue }
     }
@@ -36,7 +36,7 @@ public struct FormValues: Sendable, Hashable {
     public func isOn(_ name: String) -> Bool { values[name]?.boolValue ?? false }
 
     /// What pressing `button` sends: its action, with these values merged in if it submits.
-    public func action(for button: Component.Button) -> RouteAction {
+    public func action(for button: WireComponent.Button) -> RouteAction {
         button.submit ? button.action.merging(values) : button.action
     }
 }

@@ -39,5 +39,5 @@ public struct NavigationLayer: Sendable, Hashable, Identifiable {
     /// The top screen.
     public var top: Screen? { screens.last }
     /// How the layer is presented: `root` for the base, `sheet` or `fullScreen` for a modal.
-    public var presentation: Presentation { screens.first?.presentation ?? .root }
+    public var presentation: WirePresentation { screens.first?.presentation ?? .root }
 }

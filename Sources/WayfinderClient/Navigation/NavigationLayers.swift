@@ -5,13 +5,13 @@
 /// SwiftUI maps the base layer to a `NavigationStack` (``NavigationLayer/root`` and
 /// ``NavigationLayer/path``) and each modal to a `sheet` or `fullScreenCover`; UIKit maps each
 /// layer to a `UINavigationController`.
-public struct NavigationSnapshot: Sendable, Hashable {
+public struct NavigationLayers: Sendable, Hashable {
     /// The base layer first, then each modal over it, bottom to top. Empty only for a state with
     /// no screens.
     public var layers: [NavigationLayer]
 
     /// The layers of `state`.
-    public init(_ state: SessionState) {
+    public init(_ state: WireState) {
         var layers: [NavigationLayer] = []
         var node: NavigationNode? = state.navigation
         while let current = node {

@@ -14,9 +14,9 @@ public final class NavigationModel {
     /// The session it drives.
     public let session: WayfinderSession
     /// The state on screen (nil until the first one arrives).
-    public private(set) var state: SessionState?
+    public private(set) var state: WireState?
     /// The state as layers: base stack or tabs, then the modal chain.
-    public private(set) var snapshot: NavigationSnapshot
+    public private(set) var snapshot: NavigationLayers
     /// How to animate to ``state`` (empty when it came from the event stream or a read).
     public private(set) var transitions: [ScreenTransition] = []
     /// The server's refusal of the last user action (`invalid_params`, `stale_screen`, ...), or
@@ -38,10 +38,10 @@ public final class NavigationModel {
 
     /// A model for `session`, showing `state` until a newer one arrives (without one,
     /// ``follow()`` or ``refresh()`` reads it).
-    public init(session: WayfinderSession, state: SessionState? = nil) {
+    public init(session: WayfinderSession, state: WireState? = nil) {
         self.session = session
         self.state = state
-        snapshot = state.map(NavigationSnapshot.init) ?? NavigationSnapshot.empty
+        snapshot = state.map(NavigationLayers.init) ?? NavigationLayers.empty
     }
 
     /// The screen on top.
@@ -74,10 +74,10 @@ public final class NavigationModel {
 
     /// Shows `next` if it is newer than the state on screen; returns whether it did.
     @discardableResult
-    public func apply(_ next: SessionState, transitions: [ScreenTransition] = []) -> Bool {
+    public func apply(_ next: WireState, transitions: [ScreenTransition] = []) -> Bool {
         if let state, state.revision >= next.revision { return false }
         state = next
-        snapshot = NavigationSnapshot(next)
+        snapshot = NavigationLayers(next)
         self.transitions = transitions
         let update = NavigationUpdate(state: next, snapshot: snapshot, transitions: transitions)
         for subscriber in subscribers.values { subscriber.yield(update) }
@@ -101,13 +101,13 @@ public final class NavigationModel {
 
     /// Sends a button's action, with `values` merged in if it submits.
     @discardableResult
-    public func press(_ button: Component.Button, values: FormValues? = nil) async -> ActionResult? {
+    public func press(_ button: WireComponent.Button, values: FormValues? = nil) async -> ActionResult? {
         await trigger(values?.action(for: button) ?? button.action)
     }
 
     /// Sends a list row's action.
     @discardableResult
-    public func select(_ item: Component.ListItem) async -> ActionResult? {
+    public func select(_ item: WireComponent.ListItem) async -> ActionResult? {
         await trigger(item.action)
     }
 
@@ -194,16 +194,16 @@ public final class NavigationModel {
 /// One change of a ``NavigationModel``: the new state, its layers and how to animate there.
 public struct NavigationUpdate: Sendable, Hashable {
     /// The state now on screen.
-    public var state: SessionState
+    public var state: WireState
     /// Its layers.
-    public var snapshot: NavigationSnapshot
+    public var snapshot: NavigationLayers
     /// How to animate (empty for a state from the event stream or a read).
     public var transitions: [ScreenTransition]
 }
 
-extension NavigationSnapshot {
+extension NavigationLayers {
     /// No layers (before the first state).
-    static let empty = NavigationSnapshot(layers: [])
+    static let empty = NavigationLayers(layers: [])
 
     private init(layers: [NavigationLayer]) { self.layers = layers }
 }

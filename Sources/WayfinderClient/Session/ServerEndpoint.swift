@@ -1,7 +1,7 @@
 import Foundation
 
 /// The endpoints of a server that belong to no session: the flow catalog, liveness and readiness.
-public struct WayfinderServer: Sendable {
+public struct ServerEndpoint: Sendable {
     /// The server's base URL (`http://127.0.0.1:8080`, or a path behind a proxy).
     public let url: URL
     private let transport: Transport
@@ -35,6 +35,6 @@ public struct WayfinderServer: Sendable {
 
     private func status(_ path: String) async throws(WayfinderError) -> Bool {
         let answer = try await transport.send(HTTPCall(method: "GET", path: path, repeats: .never))
-        return try Transport.decode([String: JSONValue].self, from: answer)["status"] == "ok"
+        return try Transport.decode([String: WireValue].self, from: answer)["status"] == "ok"
     }
 }

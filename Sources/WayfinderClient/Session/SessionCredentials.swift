@@ -19,11 +19,11 @@ public struct SessionCredentials: Codable, Sendable, Hashable {
 struct CreatedSession: Decodable {
     var id: String
     var token: String
-    var state: SessionState
+    var state: WireState
 }
 
 /// The body of `POST /v1/sessions`.
 struct CreateSessionBody: Encodable {
-    var context: [String: JSONValue]
+    var context: [String: WireValue]
     var deepLink: String?
 }

@@ -15,7 +15,7 @@ public actor WayfinderSession {
     /// The session's id and token: what the app stores to resume.
     public nonisolated let credentials: SessionCredentials
     /// The newest state this object has seen (from creation, ``refresh()`` or an action), if any.
-    public private(set) var state: SessionState?
+    public private(set) var state: WireState?
     let transport: Transport
 
     /// A session the app already has credentials for; nothing is sent until the first call.
@@ -36,7 +36,7 @@ public actor WayfinderSession {
     ///     `platform`, `variant`, `user`); absent ones take the server's defaults.
     ///   - deepLink: a link to open at once (kept pending until sign-in if it leads into main).
     public static func create(
-        on server: URL, context: [String: JSONValue] = [:], deepLink: String? = nil,
+        on server: URL, context: [String: WireValue] = [:], deepLink: String? = nil,
         configuration: ClientConfiguration = ClientConfiguration()
     ) async throws(WayfinderError) -> WayfinderSession {
         let transport = Transport(server: server, configuration: configuration)
@@ -63,12 +63,12 @@ public actor WayfinderSession {
     /// Reads the current state (`GET`); unchanged since the last read, the server answers `304`
     /// and the known state is returned.
     @discardableResult
-    public func refresh() async throws(WayfinderError) -> SessionState {
+    public func refresh() async throws(WayfinderError) -> WireState {
         var headers = authorization
         if let state { headers["If-None-Match"] = "\"\(state.revision)\"" }
         let answer = try await transport.send(HTTPCall(method: "GET", path: path(""), headers: headers, repeats: .always))
         if answer.status == 304, let state { return state }
-        let fresh = try Transport.decode(SessionState.self, from: answer)
+        let fresh = try Transport.decode(WireState.self, from: answer)
         remember(fresh)
         return fresh
     }
@@ -91,7 +91,7 @@ public actor WayfinderSession {
     /// Triggers the route `route` with `params`.
     @discardableResult
     public func trigger(
-        _ route: String, params: [String: JSONValue] = [:], ifMatch: Int? = nil, idempotencyKey: String? = nil
+        _ route: String, params: [String: WireValue] = [:], ifMatch: Int? = nil, idempotencyKey: String? = nil
     ) async throws(WayfinderError) -> ActionResult {
         try await trigger(RouteAction(route, params: params), ifMatch: ifMatch, idempotencyKey: idempotencyKey)
     }
@@ -156,7 +156,7 @@ public actor WayfinderSession {
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private func remember(_ fresh: SessionState) {
+    private func remember(_ fresh: WireState) {
         if let state, state.revision > fresh.revision { return }
         state = fresh
     }
@@ -178,7 +178,7 @@ public actor WayfinderSession {
 
 private struct TriggerBody: Encodable {
     var route: String
-    var params: [String: JSONValue]
+    var params: [String: WireValue]
 }
 
 private struct BackBody: Encodable {

@@ -17,15 +17,15 @@ enum Wire {
     /// `value` re-encoded by the client equals the server's `json`.
     static func roundTrips<T: Codable>(_ type: T.Type, _ json: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let decoded = try JSONDecoder().decode(T.self, from: json)
-        let original = try JSONDecoder().decode(JSONValue.self, from: json).removingNulls
-        let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(decoded)).removingNulls
+        let original = try JSONDecoder().decode(WireValue.self, from: json).removingNulls
+        let again = try JSONDecoder().decode(WireValue.self, from: JSONEncoder().encode(decoded)).removingNulls
         #expect(original == again, "\(T.self) does not round-trip", sourceLocation: sourceLocation)
     }
 }
 
-extension JSONValue {
+extension WireValue {
     /// The value with every `null` member of every object removed.
-    var removingNulls: JSONValue {
+    var removingNulls: WireValue {
         switch self {
         case .object(let members): .object(members.filter { $0.value != .null }.mapValues(\.removingNulls))
         case .array(let elements): .array(elements.map(\.removingNulls))
@@ -34,21 +34,21 @@ extension JSONValue {
     }
 }
 
-extension SessionState {
+extension WireState {
     /// The names of the visible screens, bottom to top.
     var names: [String] { stack.map(\.name) }
 }
 
 extension Screen {
     /// The first button that triggers `route`.
-    func button(_ route: String) -> Component.Button? {
+    func button(_ route: String) -> WireComponent.Button? {
         for case .button(let button) in components where button.action.route == route { return button }
         return nil
     }
 
     /// The rows of the screen's lists.
-    var rows: [Component.ListItem] {
-        components.flatMap { component -> [Component.ListItem] in
+    var rows: [WireComponent.ListItem] {
+        components.flatMap { component -> [WireComponent.ListItem] in
             if case .list(let items) = component { items } else { [] }
         }
     }
