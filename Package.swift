@@ -6,13 +6,11 @@ import PackageDescription
 //   WayfinderServer -> WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
-//   WayfinderTesting (tests only) -> CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
+//   WayfinderTesting (flow tests on the pure engine) -> WayfinderCore
+//   WayfinderLiveTesting (tests against a running server) -> WayfinderCore, CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
 //   wayfinder-terminal (executable) -> WayfinderClient -> Foundation only (URLSession; libcurl on Linux)
-// The server's targets (not the WayfinderCore library product) leave out the run-time
-// exclusivity checks in release builds: about 8 % of a GET's instructions went to
-// `swift_beginAccess` on the connections' and caches' class properties. Debug builds, which
-// every test runs, keep the checks.
-let serverSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// No target uses unsafe flags: SwiftPM refuses them in a package depended on by version
+// (scripts/check-by-version builds a consumer that does).
 
 let package = Package(
     name: "Wayfinder",
@@ -23,6 +21,7 @@ let package = Package(
         .library(name: "WayfinderCore", targets: ["WayfinderCore"]),
         .library(name: "WayfinderServer", targets: ["WayfinderServer"]),
         .library(name: "WayfinderTesting", targets: ["WayfinderTesting"]),
+        .library(name: "WayfinderLiveTesting", targets: ["WayfinderLiveTesting"]),
         .library(name: "WayfinderClient", targets: ["WayfinderClient"]),
         .executable(name: "wayfinder-terminal", targets: ["wayfinder-terminal"]),
     ],
@@ -44,17 +43,18 @@ let package = Package(
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
 
         // MARK: The navigation engine (pure: no sockets, files or clocks)
-        .target(name: "WayfinderCore"),
+        // `Double.rounded()` needs libm, which nothing else links into a program that uses only
+        // this library and not Foundation.
+        .target(name: "WayfinderCore", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
         // The sample app; its account service hashes passwords with libxcrypt.
         .target(name: "DemoApp", dependencies: ["WayfinderCore", "CCrypt"]),
 
         // MARK: IO shells
-        .target(name: "WayfinderHTTP", dependencies: ["CEpoll"], swiftSettings: serverSettings),
-        .target(name: "WayfinderStore", dependencies: ["CSQLite", "CHiredis"], swiftSettings: serverSettings),
+        .target(name: "WayfinderHTTP", dependencies: ["CEpoll"]),
+        .target(name: "WayfinderStore", dependencies: ["CSQLite", "CHiredis"]),
         .target(
             name: "WayfinderAPI",
-            dependencies: ["WayfinderCore", "WayfinderHTTP", "WayfinderStore"],
-            swiftSettings: serverSettings),
+            dependencies: ["WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),
         .target(
             name: "WayfinderServer",
             dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),
@@ -66,8 +66,9 @@ let package = Package(
         .target(name: "WayfinderClient"),
         .executableTarget(name: "wayfinder-terminal", dependencies: ["WayfinderClient"]),
 
-        // MARK: The testing library: sessions on the pure engine, and a real libcurl client
-        .target(name: "WayfinderTesting", dependencies: ["WayfinderCore", "CCurlShim"]),
+        // MARK: The testing libraries: sessions on the pure engine; sessions of a live server through libcurl
+        .target(name: "WayfinderTesting", dependencies: ["WayfinderCore"]),
+        .target(name: "WayfinderLiveTesting", dependencies: ["WayfinderCore", "CCurlShim"]),
 
         // MARK: Benchmarks (Benchmarks/http-plaintext)
         .executableTarget(name: "PlaintextServer", dependencies: ["WayfinderHTTP"]),
@@ -80,12 +81,12 @@ let package = Package(
         .testTarget(name: "WayfinderCoreTests", dependencies: ["WayfinderCore"]),
         .testTarget(name: "DemoAppTests", dependencies: ["DemoApp", "WayfinderCore", "WayfinderTesting"]),
         .testTarget(name: "UpgradeTests", dependencies: ["NotesApp", "WayfinderCore", "WayfinderTesting"]),
-        .testTarget(name: "WayfinderHTTPTests", dependencies: ["WayfinderHTTP", "WayfinderTesting"]),
+        .testTarget(name: "WayfinderHTTPTests", dependencies: ["WayfinderHTTP", "WayfinderLiveTesting"]),
         .testTarget(name: "WayfinderStoreTests", dependencies: ["WayfinderStore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderTesting", "DemoApp", "WayfinderCore", "WayfinderServer",
+                "WayfinderAPI", "WayfinderHTTP", "WayfinderStore", "WayfinderLiveTesting", "DemoApp", "WayfinderCore", "WayfinderServer",
                 "NotesApp",
             ]),
         .testTarget(

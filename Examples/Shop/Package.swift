@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "WayfinderCore", package: "Wayfinder"),
                 .product(name: "WayfinderServer", package: "Wayfinder"),
                 .product(name: "WayfinderTesting", package: "Wayfinder"),
+                .product(name: "WayfinderLiveTesting", package: "Wayfinder"),
             ]),
     ]
 )

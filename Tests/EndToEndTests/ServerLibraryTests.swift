@@ -2,7 +2,7 @@
 import Testing
 import WayfinderCore
 import WayfinderServer
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// The server library as a team uses it: `Server(makeApplication)` started in-process on a free
 /// port, driven through libcurl by the testing library's `LiveSession`.

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WayfinderHTTP
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// The server through a real HTTP client (libcurl).
 @Suite struct CurlClientTests {

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WayfinderHTTP
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// Holds the writer of the one stream a test opens.
 final class StreamBox: Sendable {

@@ -3,7 +3,6 @@ import Foundation
 import Synchronization
 import Testing
 import WayfinderHTTP
-import WayfinderTesting
 
 /// Graceful shutdown: in-flight requests finish, idle connections close, streams end.
 @Suite struct ShutdownTests {

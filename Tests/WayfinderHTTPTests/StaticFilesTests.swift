@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WayfinderHTTP
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// Files from a folder: types, validators, 304, index.html, and no way out of the folder.
 @Suite struct StaticFilesTests {

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import WayfinderHTTP
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// Slow and idle clients are cut off by their deadlines; others are not held up.
 @Suite struct TimeoutTests {

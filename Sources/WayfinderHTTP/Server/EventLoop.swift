@@ -5,7 +5,9 @@ import Synchronization
 /// connection it accepted until that connection closes.
 ///
 /// - Important: `@unchecked Sendable` because everything except `context` and `mailbox` is
-///   touched only by the loop thread once `run()` starts; other threads use only `mailbox`.
+///   touched only by the loop thread once `run()` starts; other threads use only `mailbox`. Its
+///   mutable properties skip the run-time exclusivity checks for the reason given on
+///   ``Connection``.
 final class EventLoop: @unchecked Sendable {
     static let listenerTag: UInt64 = .max
     static let wakeTag: UInt64 = .max - 1
@@ -17,20 +19,20 @@ final class EventLoop: @unchecked Sendable {
     let context: ServerContext
     let mailbox: LoopMailbox
     let epoll: Epoll
-    var listenFD: Int32
-    var connections: [Int32: Connection] = [:]
-    var streams: [UInt64: Connection] = [:]
+    @exclusivity(unchecked) var listenFD: Int32
+    @exclusivity(unchecked) var connections: [Int32: Connection] = [:]
+    @exclusivity(unchecked) var streams: [UInt64: Connection] = [:]
     /// Connections whose answer is given later, by responder id.
-    var awaiting: [UInt64: Connection] = [:]
+    @exclusivity(unchecked) var awaiting: [UInt64: Connection] = [:]
     let readBuffer: UnsafeMutableRawBufferPointer
-    var now: UInt64 = 0
-    var nextCheck: UInt64 = .max
-    var dateSecond = -1
-    var dateBytes: [UInt8] = []
-    var shutdownStarted = false
-    var shutdownDeadline: UInt64 = .max
-    var listenerPausedUntil: UInt64 = 0
-    var nextConnectionID: UInt64 = 0
+    @exclusivity(unchecked) var now: UInt64 = 0
+    @exclusivity(unchecked) var nextCheck: UInt64 = .max
+    @exclusivity(unchecked) var dateSecond = -1
+    @exclusivity(unchecked) var dateBytes: [UInt8] = []
+    @exclusivity(unchecked) var shutdownStarted = false
+    @exclusivity(unchecked) var shutdownDeadline: UInt64 = .max
+    @exclusivity(unchecked) var listenerPausedUntil: UInt64 = 0
+    @exclusivity(unchecked) var nextConnectionID: UInt64 = 0
     /// The loop as its handler sees it: descriptors of its own, timers, the end of the round.
     let handle: HTTPEventLoop
     let limits: HTTPParserLimits

@@ -1,5 +1,5 @@
 import Foundation
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// One server-sent event.
 struct SSEEvent: CustomStringConvertible {

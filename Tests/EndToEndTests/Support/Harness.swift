@@ -5,7 +5,7 @@ import WayfinderAPI
 import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// One answer, with its body parsed as JSON when it is JSON.
 struct Reply: CustomStringConvertible {

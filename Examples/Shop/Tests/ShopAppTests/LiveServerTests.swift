@@ -2,7 +2,7 @@
 import Testing
 import WayfinderCore
 import WayfinderServer
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// The shop served by the server library in this process, on a free port, with its payment
 /// service, driven through libcurl as a thin client drives it.

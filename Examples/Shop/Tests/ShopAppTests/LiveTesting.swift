@@ -2,7 +2,7 @@ import Foundation
 @testable import ShopApp
 import WayfinderCore
 import WayfinderServer
-import WayfinderTesting
+import WayfinderLiveTesting
 
 /// A shop served in this process on a free port (the memory store unless `arguments` name
 /// another), with `services` behind its effects, stopped when the test is done with it.

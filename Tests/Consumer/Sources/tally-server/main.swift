@@ -1,0 +1,4 @@
+import TallyApp
+import WayfinderServer
+
+Server(Tally.makeApplication).run()
