@@ -1,20 +1,42 @@
 import Glibc
 
-/// `wayfinder healthcheck`: the container's HEALTHCHECK, so the runtime image needs no curl.
+/// `NAME healthcheck`: the container's HEALTHCHECK, so the runtime image needs no curl.
 ///
-/// Connects to 127.0.0.1 on `WAYFINDER_PORT` (default 8080), sends `GET /healthz`, and exits 0
-/// when a `200` status line arrives within about two seconds, 1 otherwise (one line on stderr).
+/// Connects to 127.0.0.1 on `--port` (else `WAYFINDER_PORT`, else 8080), sends `GET /healthz`,
+/// and exits 0 when a `200` status line arrives within about two seconds, 1 otherwise (one line
+/// on stderr, named for the executable). `--help` prints its usage; a bad argument exits 2.
 enum Healthcheck {
     static let timeoutMillis: Int64 = 2000
 
-    static func run(environment: [String: String]) -> Never {
-        let portText = environment["WAYFINDER_PORT"] ?? "8080"
+    static func run(_ arguments: [String], environment: [String: String], name: String) -> Never {
+        let usage = """
+            Usage: \(name) healthcheck [--port PORT]
+            Sends GET /healthz to 127.0.0.1:PORT (default: WAYFINDER_PORT, else 8080) and exits 0 on a 200
+            within \(timeoutMillis / 1000) s, 1 otherwise.
+
+            """
+        var portText = environment["WAYFINDER_PORT"] ?? "8080"
+        var source = environment["WAYFINDER_PORT"] == nil ? "the default port" : "WAYFINDER_PORT"
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--help", "-h":
+                print(usage, terminator: "")
+                exit(0)
+            case "--port":
+                guard let value = rest.popFirst() else { usageError("--port needs a value", name: name, usage: usage) }
+                portText = value
+                source = "--port"
+            default:
+                usageError("unknown argument '\(argument)'", name: name, usage: usage)
+            }
+        }
         guard let port = UInt16(portText), port > 0 else {
-            failed("WAYFINDER_PORT '\(portText)' is not a port")
+            failed("\(source) '\(portText)' is not a port", name: name)
         }
         switch check(port: port) {
         case .success: exit(0)
-        case .failure(let failure): failed(failure.reason)
+        case .failure(let failure): failed(failure.reason, name: name)
         }
     }
 
@@ -100,9 +122,13 @@ enum Healthcheck {
 
     private static func errorText() -> String { String(cString: strerror(errno)) }
 
-    private static func failed(_ reason: String) -> Never {
-        let line = "wayfinder healthcheck: \(reason)\n"
+    private static func failed(_ reason: String, name: String, status: Int32 = 1) -> Never {
+        let line = "\(name) healthcheck: \(reason)\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
-        exit(1)
+        exit(status)
+    }
+
+    private static func usageError(_ reason: String, name: String, usage: String) -> Never {
+        failed("\(reason)\n\(usage)", name: name, status: 2)
     }
 }

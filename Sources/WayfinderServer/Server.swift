@@ -48,7 +48,7 @@ public struct Server: Sendable {
         arguments: [String] = Array(CommandLine.arguments.dropFirst()),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Never {
-        if arguments.first == "healthcheck" { Healthcheck.run(environment: environment) }
+        if arguments.first == "healthcheck" { Healthcheck.run(Array(arguments.dropFirst()), environment: environment, name: name) }
         if arguments.first == "replay" { ReplayCommand.run(Array(arguments.dropFirst()), makeApplication: makeApplication) }
         if arguments.first == "catalog" {
             let result = CatalogCommand.run(Array(arguments.dropFirst()), name: name, application: makeApplication)
