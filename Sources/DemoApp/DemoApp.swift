@@ -87,14 +87,6 @@ extension FlowContext where F: DemoFlow {
         context.authenticated = true
         context.user = email
     }
-
-    /// Shows an error notice on the screen, keeping the given (non-secret) form values.
-    mutating func reject(_ message: String, keeping form: JSONObject = [:]) {
-        showNotice(Notice(.error, message), keepingForm: form)
-    }
-
-    /// The screen's notice as a component (none when there is none).
-    var noticeComponents: [Component] { notice.map { [.notice($0)] } ?? [] }
 }
 
 /// The sign-in rules of the sample app.

@@ -119,6 +119,15 @@ public struct FlowContext<F: Flow>: Sendable {
         }
     }
 
+    /// Shows an error notice with `message` on the screen whose route is being handled, keeping
+    /// `form` (never secrets): what a flow does with input the user can fix.
+    public mutating func reject(_ message: String, keeping form: JSONObject = [:]) {
+        showNotice(Notice(.error, message), keepingForm: form)
+    }
+
+    /// The screen's notice as components: one `.notice`, or none when there is none.
+    public var noticeComponents: [Component] { notice.map { [.notice($0)] } ?? [] }
+
     // MARK: Showing screens
 
     /// Shows this coordinator's first screen where its parent placed it: as the new root

@@ -47,17 +47,6 @@ enum ShopSchema: AppSchema {
 /// Every flow of the shop.
 protocol ShopFlow: Flow where App == ShopSchema {}
 
-extension FlowContext where F: ShopFlow {
-    /// Shows an error notice on the screen whose route is being handled, keeping the given
-    /// (never secret) form values: what a flow does with input the customer can fix.
-    mutating func reject(_ message: String, keeping form: JSONObject = [:]) {
-        showNotice(Notice(.error, message), keepingForm: form)
-    }
-
-    /// The screen's notice as a component (none when there is none).
-    var noticeComponents: [Component] { notice.map { [.notice($0)] } ?? [] }
-}
-
 extension String {
     /// The text without leading and trailing white space.
     var trimmed: String {
