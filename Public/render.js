@@ -71,6 +71,9 @@ const ICONS = {
   folder: 'M3.5 6.5a1 1 0 0 1 1-1h5l2 2h8a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1h-15a1 1 0 0 1-1-1z',
 };
 
+// The names this client draws (docs/api.md lists them for app authors; a browser test compares).
+export const TAB_ICON_NAMES = Object.keys(ICONS);
+
 function tabIcon(name, title) {
   const base = String(name ?? '').replace(/\.fill$/, '');
   if (ICONS[base]) return svg(ICONS[base], { class: 'tab-icon' });

@@ -45,3 +45,14 @@ def test_an_older_client_without_fields_gets_the_update_required_screen(app):
     assert texts(app, "heading") == ["Update required"]
     assert not app.in_top('[data-component="field"]')
     app.screenshot("11-update-required")
+
+
+def test_the_tab_icons_the_web_client_draws_are_the_ones_the_api_reference_lists(app):
+    import pathlib
+    import re
+    app.open("/")
+    app.wait_screen("walkthrough")
+    drawn = app.driver.execute_script("return (await import('/render.js')).TAB_ICON_NAMES")
+    reference = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    paragraph = reference[reference.index("The web client draws these"):reference.index("for any other name it shows")]
+    assert re.findall(r"`([a-z.]+)`", paragraph)[1:] == drawn, "docs/api.md and Public/render.js list other tab icons"
