@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layering (dependencies only point down):
 //   wayfinder (executable) -> DemoApp, WayfinderServer
-//   WayfinderServer -> WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore
+//   WayfinderServer -> WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore, COpenSSL (Debian: libssl-dev)
 //   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (flow tests on the pure engine) -> WayfinderCore
@@ -41,6 +41,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/CCurlShim"),
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // No pkgConfig: libcrypto alone is linked (module.modulemap), not libssl.
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
 
         // MARK: The navigation engine (pure: no sockets, files or clocks)
         // `Double.rounded()` needs libm, which nothing else links into a program that uses only
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "WayfinderStore", dependencies: ["CSQLite", "CHiredis"]),
         .target(
             name: "WayfinderAPI",
-            dependencies: ["WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),
+            dependencies: ["WayfinderCore", "WayfinderHTTP", "WayfinderStore", "COpenSSL"]),
         .target(
             name: "WayfinderServer",
             dependencies: ["WayfinderAPI", "WayfinderCore", "WayfinderHTTP", "WayfinderStore"]),

@@ -76,7 +76,7 @@ struct SQLiteCrashTests {
         let store = try SQLiteStore(path: path)
         var sessions = Self.sessionIDs.map { id in
             StoredSession(
-                id: id, tokenHash: SHA256.hash(Array(id.utf8)), revision: 1,
+                id: id, tokenHash: digest(id), revision: 1,
                 state: Array(#"{"revision":1}"#.utf8), lastUsed: Fixture.t0)
         }
         for session in sessions {

@@ -76,7 +76,7 @@ struct SQLiteStoreTests {
         let path = directory.path + "/big.sqlite"
         let rows = 1_000_000
         let state: [UInt8] = Array(#"{"stack":["dashboard"],"revision":1}"#.utf8)
-        let token: [UInt8] = SHA256.hash(Array("token".utf8))
+        let token: [UInt8] = digest("token")
         var clock = ContinuousClock.now
         do {
             let store = try SQLiteStore(path: path, readerCount: 1)

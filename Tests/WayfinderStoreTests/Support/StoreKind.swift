@@ -73,7 +73,7 @@ enum Fixture {
         state: String = #"{"stack":["login"]}"#
     ) -> StoredSession {
         StoredSession(
-            id: id, tokenHash: SHA256.hash(Array("token-\(id)".utf8)), revision: revision,
+            id: id, tokenHash: digest("token-\(id)"), revision: revision,
             state: Array(state.utf8), lastUsed: lastUsed)
     }
 
@@ -81,7 +81,7 @@ enum Fixture {
         _ sessionID: String, key: String = "key-1", createdAt: Int64 = t0, body: String = #"{"ok":true}"#
     ) -> IdempotencyRecord {
         IdempotencyRecord(
-            sessionID: sessionID, key: key, fingerprint: SHA256.hash(Array("POST /routes \(body)".utf8)),
+            sessionID: sessionID, key: key, fingerprint: digest("POST /routes \(body)"),
             status: 200,
             headers: [
                 HeaderPair(name: "Content-Type", value: "application/json"),
@@ -112,4 +112,12 @@ final class ChangeRecorder: Sendable {
     var changes: [SessionChange] {
         received.withLock { $0 }
     }
+}
+
+/// 32 bytes that stand for a digest of `text` (a token's hash, a request's fingerprint): the
+/// stores keep them as opaque bytes, so any distinct bytes will do.
+func digest(_ text: String) -> [UInt8] {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return (0..<32).map { UInt8(truncatingIfNeeded: value >> UInt64(($0 % 8) * 8)) ^ UInt8($0) }
 }

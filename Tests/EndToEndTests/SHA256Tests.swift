@@ -1,5 +1,5 @@
 import Testing
-import WayfinderStore
+@testable import WayfinderAPI
 
 @Suite("SHA256")
 struct SHA256Tests {
