@@ -27,6 +27,14 @@ import WayfinderCore
         #expect(try flow("changePassword")["screens"] == ["changePassword", "passwordChanged"])
     }
 
+    @Test func describesEachScreensValues() throws {
+        #expect(try flow("todos")["screenValues"] == [
+            "todoList": [], "todoAdd": [], "todoDetail": [["name": "id", "type": "string", "required": true]],
+        ])
+        #expect(try flow("onboarding")["screenValues"]?["walkthrough"] == [["name": "page", "type": "integer", "required": true]])
+        #expect(try flow("app")["screenValues"] == [:])
+    }
+
     @Test func listsRoutesWithTypedParams() throws {
         let auth = try flow("auth")["routes"]
         #expect(auth == [

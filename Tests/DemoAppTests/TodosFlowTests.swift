@@ -140,6 +140,8 @@ import WayfinderCore
         try d.route("showTodo", ["id": "3"])
         #expect(d.lastTransitions == [t(.push, ["s4"])])
         #expect(d.stack == ["todoList", "todoDetail"])
+        #expect(d.top.values == ["id": "3"], "a native client shows its own detail view of to-do 3")
+        #expect(d.rendered.stack.first?.values == [:])
         #expect(d.top.title == "Book flights")
         #expect(d.top.routes == ["updateTodo", "deleteTodo"])
         #expect(d.field("description") == "Seoul in spring")

@@ -83,6 +83,9 @@ import Testing
         try expectAction(r, revision: 10, stack: ["todoList", "todoDetail"])
         #expect(r.json.transitions == [T(op: "push", screens: [r.state.top["id"].string!], tab: nil)])
         #expect(r.state.top["title"].string == "Call the plumber")
+        // The screen's typed value, for a native client's own detail view; the list carries none.
+        #expect(r.state.top["values"]["id"].string == "2")
+        #expect(!r.state["stack"][0]["values"].exists)
         #expect(r.state["pendingDeepLink"].isNull)
 
         // Change the password from the profile, and come back to the profile.

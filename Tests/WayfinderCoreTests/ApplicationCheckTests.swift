@@ -51,6 +51,17 @@ private struct UnregisteredFlow: Flow {
     func start(_ flow: inout FlowContext<Self>) throws {}
 }
 
+/// Keeps a password in a screen, which is stored and sent to clients.
+private struct SecretScreenFlow: Flow {
+    typealias App = Check
+    enum Screen: FlowScreen {
+        case confirm(user: String, password: Secret)
+        enum CodingKeys: CodingKey, CaseIterable { case confirm }
+    }
+    func start(_ flow: inout FlowContext<Self>) throws {}
+    func render(_ screen: Screen, _ flow: FlowContext<Self>) -> ScreenContent { ScreenContent(title: "", components: []) }
+}
+
 private struct UnlabelledFlow: Flow {
     typealias App = Check
     typealias Screen = OneScreen
@@ -124,6 +135,16 @@ private struct UnlabelledFlow: Flow {
         #expect(found == [
             brokenLink,
             "route 'pick' of UnlabelledFlow has an unlabelled associated value: label it (the label is the param's name)",
+        ])
+    }
+
+    @Test func aSecretInAScreenIsRefused() {
+        var root = RootFlow()
+        root.children.append(SecretScreenFlow.self)
+        let found = problems { try Application(scheme: "check", root: root, flows: [HomeFlow(), SecretScreenFlow()]) }
+        #expect(found == [
+            brokenLink,
+            "screen 'confirm' of SecretScreenFlow holds a Secret ('password'): screens are stored and shown to clients; keep secrets in routes and effects",
         ])
     }
 

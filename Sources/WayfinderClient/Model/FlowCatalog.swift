@@ -18,15 +18,19 @@ public struct FlowCatalog: Codable, Sendable, Hashable {
         public var name: String
         /// The names of the screens it shows.
         public var screens: [String]
+        /// Each screen's values (a ``Screen/values``), by screen name, described as route params
+        /// are (absent from older servers).
+        public var screenValues: [String: [Param]]?
         /// The routes it handles.
         public var routes: [Route]
         /// The names of the flows it starts as children.
         public var children: [String]
 
         /// A flow as the server would send it.
-        public init(name: String, screens: [String], routes: [Route], children: [String]) {
+        public init(name: String, screens: [String], screenValues: [String: [Param]]? = nil, routes: [Route], children: [String]) {
             self.name = name
             self.screens = screens
+            self.screenValues = screenValues
             self.routes = routes
             self.children = children
         }
@@ -46,7 +50,7 @@ public struct FlowCatalog: Codable, Sendable, Hashable {
         }
     }
 
-    /// A route's param.
+    /// A route's param, or a screen's value.
     public struct Param: Codable, Sendable, Hashable {
         /// The param's name.
         public var name: String

@@ -5,6 +5,10 @@ public struct Screen: Codable, Sendable, Hashable, Identifiable {
     public var id: String
     /// The screen's name in the catalog (`todoDetail`).
     public var name: String
+    /// The screen's typed values (`["id": "1"]` for the to-do detail of to-do 1), as the catalog's
+    /// `screenValues` describes them: what a native client needs to show its own view of the
+    /// screen. Absent for a screen that carries none; never secrets.
+    public var values: [String: WireValue]?
     /// The navigation title.
     public var title: String
     /// The id of the coordinator that owns the screen.
@@ -18,11 +22,12 @@ public struct Screen: Codable, Sendable, Hashable, Identifiable {
 
     /// A screen as the server would send it.
     public init(
-        id: String, name: String, title: String, coordinator: String, presentation: WirePresentation = .root,
-        routes: [String] = [], components: [WireComponent] = []
+        id: String, name: String, values: [String: WireValue]? = nil, title: String, coordinator: String,
+        presentation: WirePresentation = .root, routes: [String] = [], components: [WireComponent] = []
     ) {
         self.id = id
         self.name = name
+        self.values = values
         self.title = title
         self.coordinator = coordinator
         self.presentation = presentation

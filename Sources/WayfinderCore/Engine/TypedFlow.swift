@@ -8,6 +8,9 @@ protocol AnyFlow: Sendable {
     var isContainer: Bool { get }
     /// Every screen name, in declaration order.
     var screens: [String] { get }
+    /// Each screen's values (its case's associated values), by screen name: what clients get in
+    /// a screen's `values` and the catalog describes.
+    var screenValues: [String: [ParamSpec]] { get }
     /// Every route, with its params and the screens that offer it.
     var routes: [RouteSpec] { get }
     /// Flows it may start (children, then tab flows).
@@ -45,6 +48,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
     let isContainer = F.Screen.self == NoScreens.self
     let screens = F.Screen.caseNames
     let routes: [RouteSpec]
+    let screenValues: [String: [ParamSpec]]
     let children: [String]
     let deepLinks: [String]
     let problems: [String]
@@ -70,6 +74,16 @@ struct TypedFlow<F: Flow>: AnyFlow {
                 params[name] = []
             }
         }
+        var screenValues: [String: [ParamSpec]] = [:]
+        for name in F.Screen.caseNames {
+            let members = (try? ShapeProbe.members(of: F.Screen.self, case: name)) ?? []
+            // A screen's values are stored and sent to clients: a secret belongs in a route or an effect.
+            for member in members where member.secret {
+                problems.append("screen '\(name)' of \(F.self) holds a Secret ('\(member.name)'): screens are stored and shown to clients; keep secrets in routes and effects")
+            }
+            screenValues[name] = members
+        }
+        self.screenValues = screenValues
         var onScreens: [String: [String]] = [:]
         var offered: [(String, [String])] = []
         for screen in F.Screen.CodingKeys.allCases {

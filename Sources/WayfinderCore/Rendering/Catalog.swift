@@ -13,6 +13,9 @@ public struct Catalog: Sendable, Hashable, Codable {
         public var name: String
         /// Its screens' names, in the order its `Screen` declares them.
         public var screens: [String]
+        /// Each screen's values (a screen's `values` on the wire), by screen name: every screen,
+        /// `[]` for one that carries none. Absent in catalogs kept by earlier versions.
+        public var screenValues: [String: [ParamSpec]]?
         /// Its routes, in the order its `Route` declares them.
         public var routes: [Route]
         /// The flows it may start: declared children, then tab flows.
@@ -91,7 +94,7 @@ extension Application {
             version: version,
             flows: flows.map { flow in
                 Catalog.Flow(
-                    name: flow.name, screens: flow.screens,
+                    name: flow.name, screens: flow.screens, screenValues: flow.screenValues,
                     routes: flow.routes.map { route in
                         Catalog.Route(name: route.name, params: route.params, screens: flow.screens.filter(route.isOffered(on:)))
                     },

@@ -77,6 +77,7 @@ extension RenderedScreen {
         w.beginObject()
         w.key("id"); w.string(id)
         w.key("name"); w.string(name)
+        if !values.isEmpty { w.key("values"); w.value(.object(values)) }
         w.key("title"); w.string(title)
         w.key("coordinator"); w.string(coordinator)
         w.key("presentation"); w.string(presentation.rawValue)

@@ -23,6 +23,10 @@ public struct RenderedScreen: Sendable, Hashable {
     public var id: String
     /// The screen's name in its flow.
     public var name: String
+    /// The screen's typed values (its case's associated values, `["id": "1"]` for
+    /// `todoDetail(id: "1")`), so that a native client can show its own view of it. Never secrets:
+    /// a screen cannot hold one.
+    public var values: JSONObject = [:]
     /// The title the flow rendered.
     public var title: String
     /// The coordinator that owns it.
@@ -127,7 +131,7 @@ extension Engine {
         }
         let busy = !instance.waitingFor.isEmpty
         return RenderedScreen(
-            id: instance.id, name: instance.name, title: content.title, coordinator: instance.coordinator,
+            id: instance.id, name: instance.name, values: instance.params, title: content.title, coordinator: instance.coordinator,
             presentation: presentation, routes: busy ? [] : routes(whenOnTop: instance, navigator, reads: reads).map(\.name),
             components: content.components, busy: busy)
     }
