@@ -63,7 +63,7 @@ struct HomeFlow: DemoFlow {
         } else {
             components.append(.text(open.count == 1 ? "1 open to-do" : "\(open.count) open to-dos"))
             components.append(.list(open.map { todo in
-                .init(id: todo.id, title: todo.title, subtitle: todo.description, checked: false, action: flow.action(.openTodo(id: todo.id)))
+                .init(id: todo.id, title: todo.title, subtitle: todo.description, action: flow.action(.openTodo(id: todo.id)))
             }))
         }
         return ScreenContent(title: "Home", components: components)

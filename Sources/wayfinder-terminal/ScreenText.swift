@@ -108,7 +108,8 @@ enum ScreenText {
             if items.isEmpty { return [dim("(empty list)")] }
             return items.map { item in
                 let subtitle = item.subtitle.isEmpty ? "" : dim(" — \(item.subtitle)")
-                return "\(next()) \(item.checked ? "☑" : "☐") \(item.title)\(subtitle)"
+                let check = item.checked.map { $0 ? "☑ " : "☐ " } ?? ""
+                return "\(next()) \(check)\(item.title)\(subtitle)"
             }
         case .image(let image):
             return [dim("[image: \(image.alt)]")]

@@ -10,6 +10,7 @@ import WayfinderCore
         #expect(d.top.components.prefix(2) == [.heading("Hello, a@b.c"), .text("4 open to-dos")])
         guard case .list(let items) = d.top.components.last else { Issue.record("no list"); return }
         #expect(items.map(\.id) == ["1", "2", "4", "5"])
+        #expect(items.allSatisfy { $0.checked == nil }, "a row that opens a to-do is not a check box")
         #expect(items.map(\.action) == ["1", "2", "4", "5"].map { Component.Action("openTodo", params: ["id": .string($0)]) })
     }
 

@@ -58,6 +58,9 @@ import Testing
         #expect(r.state["navigation"]["tabs"].array.compactMap { $0["id"].string } == ["home", "todos", "profile"])
         #expect(r.state["context"]["authenticated"].bool == true)
         #expect(r.state["context"]["user"].string == "a@b.c")
+        // The dashboard's rows open to-dos and are not checkable: no `checked` on the wire.
+        let rows = r.state.top["components"].array.flatMap { $0["items"].array }
+        #expect(!rows.isEmpty && rows.allSatisfy { !$0["checked"].exists })
 
         // Add a todo: the todos tab, addTodo presents full screen on a phone, saveTodo dismisses.
         r = try c.tab(s, "todos")
@@ -65,6 +68,8 @@ import Testing
         let todoList = try #require(r.state.top["id"].string)
         #expect(r.json.transitions == [T(op: "selectTab", screens: [todoList], tab: "todos")])
         #expect(todoIDs(r.state.top) == ["1", "2", "3", "4", "5"])
+        // The to-do list's rows are checkable: each says whether it is done.
+        #expect(r.state.top["components"].array.flatMap { $0["items"].array }.map { $0["checked"].bool } == [false, false, true, false, false])
         r = try c.route(s, "addTodo")
         try expectAction(r, revision: 8, stack: ["todoList", "todoAdd"])
         let todoAdd = try #require(r.state.top["id"].string)

@@ -86,6 +86,8 @@ def add_beans_and_check_out(shop, first_screen):
     assert shop.notices("success") == ["Added to your cart."]
     shop.tab("cart")
     shop.wait_screen("cart")
+    # The cart's rows are not checkable: the server sends no `checked`, the client draws no mark.
+    assert shop.in_top('[data-component="list"] .list-row') and not shop.in_top('[data-component="list"] .check')
     shop.click_route("checkout")
     shop.wait_screen(first_screen)
 

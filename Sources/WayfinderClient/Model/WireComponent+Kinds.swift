@@ -125,13 +125,14 @@ extension WireComponent {
         public var title: String
         /// The second line (may be empty).
         public var subtitle: String
-        /// Whether to show it as done.
-        public var checked: Bool
+        /// Whether to show it as done, for a row the app makes checkable; nil for a row that is not
+        /// (draw no check mark).
+        public var checked: Bool?
         /// What tapping the row triggers.
         public var action: RouteAction
 
         /// A row as the server would send it.
-        public init(id: String, title: String, subtitle: String = "", checked: Bool = false, action: RouteAction) {
+        public init(id: String, title: String, subtitle: String = "", checked: Bool? = nil, action: RouteAction) {
             self.id = id
             self.title = title
             self.subtitle = subtitle

@@ -64,12 +64,13 @@ public enum Component: Sendable, Hashable {
         public var title: String
         /// A second line; empty when there is none.
         public var subtitle: String
-        /// A check mark (a done to-do); false when it does not apply.
-        public var checked: Bool
+        /// Whether the row is checked (a done to-do), for a row the app makes checkable; nil (the
+        /// default) for a row that is not, which clients draw without a check mark.
+        public var checked: Bool?
         /// What tapping the row triggers.
         public var action: Action
-        /// A row.
-        public init(id: String, title: String, subtitle: String = "", checked: Bool = false, action: Action) {
+        /// A row; checkable when `checked` is given.
+        public init(id: String, title: String, subtitle: String = "", checked: Bool? = nil, action: Action) {
             self.id = id
             self.title = title
             self.subtitle = subtitle

@@ -116,7 +116,8 @@ extension Component {
             for item in items {
                 w.beginObject()
                 w.key("id"); w.string(item.id); w.key("title"); w.string(item.title)
-                w.key("subtitle"); w.string(item.subtitle); w.key("checked"); w.bool(item.checked)
+                w.key("subtitle"); w.string(item.subtitle)
+                if let checked = item.checked { w.key("checked"); w.bool(checked) }
                 w.key("action"); item.action.write(to: &w)
                 if disabled { w.key("disabled"); w.bool(true) }
                 w.endObject()
