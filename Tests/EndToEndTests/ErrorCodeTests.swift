@@ -395,6 +395,28 @@ import Testing
         #expect(try c.get(s).header("ETag") == "\"2\"")
     }
 
+    @Test func duplicateMemberNamesAreBadJSON() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        // Which of the two would win is for no reader to guess: the body is refused.
+        for (path, body, name) in [
+            ("/tab", #"{"tab":"profile","tab":"todos"}"#, "tab"),
+            ("/routes", #"{"route":"openTodo","params":{"id":"1","id":"2"}}"#, "id"),
+            ("/deeplinks", #"{"url":"wayfinder://todos/1","extra":{"a":[{"b":1,"b":2}]},"url":"wayfinder://profile"}"#, "b"),
+        ] {
+            let j = expectProblem(try c.call("POST", s.path + path, token: s.token, json: body), 400, "bad_json")
+            #expect(j["detail"].string?.contains(#"duplicate member name "\#(name)""#) == true, "\(j)")
+        }
+        // Also at creation: no session is made.
+        let before = try #require(try c.activeSessions())
+        let create = try c.call("POST", "/v1/sessions", json: #"{"context":{"onboarded":true,"onboarded":false}}"#)
+        #expect(expectProblem(create, 400, "bad_json")["detail"].string?.contains(#""onboarded""#) == true)
+        #expect(try c.activeSessions() == before)
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+    }
+
     @Test func sessionLimit() throws {
         let server = try InProcessServer { $0.maxSessions = 3 }
         defer { server.stop() }
