@@ -417,6 +417,30 @@ import Testing
         #expect(try c.get(s).header("ETag") == "\"1\"")
     }
 
+    @Test func undeclaredRouteParamsAreInvalidParams() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession(jsonText(["context": ["onboarded": true]]))
+        // login declares email and password: anything else is refused, after the declared ones.
+        var r = try c.route(s, "login", ["email": "a@b.c", "password": "password1", "remember": true])
+        var j = expectProblem(r, 422, "invalid_params")
+        #expect(j["param"].string == "remember")
+        #expect(j["invalidParams"].canonical == #"[{"name":"remember","reason":"is not a parameter of route 'login'"}]"#)
+        r = try c.route(s, "login", ["email": 5, "password": "password1", "b": 1, "a": 2])
+        j = expectProblem(r, 422, "invalid_params")
+        #expect(j["param"].string == "email")
+        #expect(j["invalidParams"].array.compactMap { $0["name"].string } == ["email", "a", "b"])
+        // A route without params takes none; null counts as absent.
+        #expect(expectProblem(try c.route(s, "register", ["x": "y"]), 422, "invalid_params")["param"].string == "x")
+        // Refused before the flow runs: no effect (sign-in), no revision, no journal entry.
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+        let history = try c.call("GET", s.path + "/history", token: s.token)
+        #expect(history.json["entries"].array.count == 1, "\(history)")
+        let ok = try c.route(s, "register", ["x": NSNull()])
+        try expectAction(ok, revision: 2, stack: ["login", "register"])
+    }
+
     @Test func sessionLimit() throws {
         let server = try InProcessServer { $0.maxSessions = 3 }
         defer { server.stop() }
