@@ -242,7 +242,7 @@ enum RequestID {
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
     static func from(_ header: String?) -> String {
-        if let header, !header.isEmpty, header.utf8.count <= 128, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+        if let header, !header.isEmpty, header.utf8.count <= 128, header.isVisibleASCII {
             return header
         }
         return fresh(counter.add(1, ordering: .relaxed).newValue)

@@ -395,6 +395,31 @@ import Testing
         #expect(try c.get(s).header("ETag") == "\"2\"")
     }
 
+    @Test func idempotencyKeyInvalid() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession()
+        // Anything but visible ASCII: a space or a tab inside, a byte past 0x7E. The HTTP layer
+        // reads bytes that are not UTF-8 as U+FFFD, so such keys could collide with one another.
+        for key in ["clé", "ключ", "two words", "tab\there", "\u{FFFD}"] {
+            let r = try c.route(s, "next", headers: [("Idempotency-Key", key)])
+            let j = expectProblem(r, 400, "idempotency_key_invalid")
+            #expect(j["instance"].string == s.path + "/routes")
+            #expect(r.header("Idempotent-Replayed") == nil)
+        }
+        // Nothing ran and nothing was stored: the same request with a good key applies once.
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+        let good = try c.route(s, "next", headers: [("Idempotency-Key", "!visible~ASCII#1")])
+        try expectAction(good, revision: 2, stack: ["walkthrough", "walkthrough"])
+        #expect(good.header("Idempotent-Replayed") == nil)
+        // Too long is said first; a body that is not JSON before either.
+        let long = String(repeating: "é", count: 200)
+        expectProblem(try c.route(s, "next", headers: [("Idempotency-Key", long)]), 400, "idempotency_key_too_long")
+        expectProblem(try c.call("POST", s.path + "/routes", token: s.token, json: "{", headers: [("Idempotency-Key", "é")]), 400, "bad_json")
+        #expect(try c.get(s).header("ETag") == "\"2\"")
+    }
+
     @Test func duplicateMemberNamesAreBadJSON() throws {
         let server = try InProcessServer()
         defer { server.stop() }
