@@ -163,9 +163,12 @@ public final class WayfinderAPI: HTTPHandler {
         }
     }
 
-    /// Echoes the request id, and records the answer in the metrics and the log.
+    /// Echoes the request id, marks the answer `nosniff` (a browser must take its
+    /// `Content-Type` as given, never guess script or HTML from JSON), and records the answer in
+    /// the metrics and the log.
     func finish(_ response: inout HTTPResponse, _ context: RequestContext) {
         response.headers.set("X-Request-Id", context.requestID)
+        response.headers.add("X-Content-Type-Options", "nosniff")
         let seconds = Double(WallClock.monotonicNanos() - context.started) / 1e9
         metrics.request(route: context.route, method: context.method, status: response.status, seconds: seconds)
         logger.request(
@@ -201,12 +204,21 @@ public final class WayfinderAPI: HTTPHandler {
         case .openAPI:
             reply(.success(HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: configuration.openAPIDocument)))
         case .file:
-            guard let response = files?.response(for: request) else { throw APIError.notFound }
+            guard var response = files?.response(for: request) else { throw APIError.notFound }
+            response.headers.add("Content-Security-Policy", Self.contentSecurityPolicy)
+            response.headers.add("Referrer-Policy", "no-referrer")
             reply(.success(response))
         case .unknownAPI:
             throw APIError.notFound
         }
     }
+
+    /// The policy of the web client's files: scripts, styles, images and requests (`fetch`, the
+    /// event stream) from the server's own origin only, no inline script or style, no plugins,
+    /// no `<base>`, forms posted only here, and the page never framed (clickjacking).
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// A JSON answer: `Content-Type` first, then `fields` (built here, in one array with room
     /// for the request id, rather than copied from a literal).
@@ -242,7 +254,7 @@ enum RequestID {
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
     static func from(_ header: String?) -> String {
-        if let header, !header.isEmpty, header.utf8.count <= 128, header.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) {
+        if let header, !header.isEmpty, header.utf8.count <= 128, header.isVisibleASCII {
             return header
         }
         return fresh(counter.add(1, ordering: .relaxed).newValue)

@@ -17,7 +17,9 @@ import WayfinderCore
 /// ```
 ///
 /// A step the engine refuses throws its ``NavigationError`` and changes nothing, so a test
-/// asserts typed errors with `#expect(throws:)`.
+/// asserts typed errors with `#expect(throws:)`. After every step, an action of the top screen
+/// that would send a parameter its route does not declare (a submit button's field, say) fails
+/// the test too (``undeclaredParams(in:engine:)``).
 public struct TestSession: Sendable {
     /// The engine under test (another version's after ``upgrade(to:sourceLocation:_:)``).
     public private(set) var engine: Engine
@@ -97,13 +99,14 @@ public struct TestSession: Sendable {
         _ action: Action, _ sourceLocation: SourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void
     ) throws {
         let outcome = try engine.reduce(state, action)
-        try check(outcome.state, outcome.transitions, sourceLocation, expected)
+        try check(outcome.state, outcome.transitions, sourceLocation, expected, on: engine)
     }
 
-    /// Compares the snapshot of `next` with what `expected` makes of the last one, then moves on.
+    /// Compares the snapshot of `next` with what `expected` makes of the last one, and checks
+    /// the actions `engine` renders on its top screen; then moves on.
     private mutating func check(
         _ next: SessionState, _ transitions: [Transition], _ sourceLocation: SourceLocation,
-        _ expected: (inout NavigationSnapshot) throws -> Void
+        _ expected: (inout NavigationSnapshot) throws -> Void, on engine: Engine
     ) throws {
         let actual = NavigationSnapshot(next, transitions: transitions, before: state)
         var wanted = snapshot
@@ -114,6 +117,9 @@ public struct TestSession: Sendable {
             Issue.record(
                 Comment(rawValue: "the step changed what the test did not expect:\n  " + differences.joined(separator: "\n  ")),
                 sourceLocation: sourceLocation)
+        }
+        for problem in Self.undeclaredParams(in: next, engine: engine) {
+            Issue.record(Comment(rawValue: "a tap would be refused: \(problem)"), sourceLocation: sourceLocation)
         }
         state = next
         snapshot = actual
@@ -134,7 +140,7 @@ public struct TestSession: Sendable {
     ) throws -> LoadedSession.Outcome {
         let next = Engine(application)
         let loaded = try next.load(StateCodec.encode(state), session: state.session, revision: state.revision)
-        try check(loaded.state, loaded.transitions, sourceLocation, expected)
+        try check(loaded.state, loaded.transitions, sourceLocation, expected, on: next)
         engine = next
         return loaded.outcome
     }

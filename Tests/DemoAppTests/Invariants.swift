@@ -1,6 +1,7 @@
 import DemoApp
 import Foundation
 import WayfinderCore
+import WayfinderTesting
 
 /// The structural rules every state must keep (the contract's "Route resolution" and "Precise
 /// rules"); empty when all hold. Used after every action of every test and by the property test.
@@ -37,7 +38,8 @@ func structuralViolations(of state: SessionState, engine: Engine = demoEngine) -
 }
 
 /// What clients see: `stack` equals the visible path of `navigation`, presentation follows
-/// position, the JSON parses.
+/// position, the JSON parses, and no action of the top screen sends a parameter its route does
+/// not declare.
 func renderingViolations(of state: SessionState, engine: Engine = demoEngine) -> [String] {
     var problems: [String] = []
     let navigation = state.navigation
@@ -55,6 +57,8 @@ func renderingViolations(of state: SessionState, engine: Engine = demoEngine) ->
     } catch {
         problems.append("rendered JSON does not parse: \(error)")
     }
+    // Every tap on the top screen passes the server's parameter check.
+    problems += TestSession.undeclaredParams(in: state, engine: engine)
     return problems
 }
 

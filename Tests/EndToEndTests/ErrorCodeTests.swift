@@ -395,6 +395,77 @@ import Testing
         #expect(try c.get(s).header("ETag") == "\"2\"")
     }
 
+    @Test func idempotencyKeyInvalid() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession()
+        // Anything but visible ASCII: a space or a tab inside, a byte past 0x7E. The HTTP layer
+        // reads bytes that are not UTF-8 as U+FFFD, so such keys could collide with one another.
+        for key in ["clé", "ключ", "two words", "tab\there", "\u{FFFD}"] {
+            let r = try c.route(s, "next", headers: [("Idempotency-Key", key)])
+            let j = expectProblem(r, 400, "idempotency_key_invalid")
+            #expect(j["instance"].string == s.path + "/routes")
+            #expect(r.header("Idempotent-Replayed") == nil)
+        }
+        // Nothing ran and nothing was stored: the same request with a good key applies once.
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+        let good = try c.route(s, "next", headers: [("Idempotency-Key", "!visible~ASCII#1")])
+        try expectAction(good, revision: 2, stack: ["walkthrough", "walkthrough"])
+        #expect(good.header("Idempotent-Replayed") == nil)
+        // Too long is said first; a body that is not JSON before either.
+        let long = String(repeating: "é", count: 200)
+        expectProblem(try c.route(s, "next", headers: [("Idempotency-Key", long)]), 400, "idempotency_key_too_long")
+        expectProblem(try c.call("POST", s.path + "/routes", token: s.token, json: "{", headers: [("Idempotency-Key", "é")]), 400, "bad_json")
+        #expect(try c.get(s).header("ETag") == "\"2\"")
+    }
+
+    @Test func duplicateMemberNamesAreBadJSON() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        // Which of the two would win is for no reader to guess: the body is refused.
+        for (path, body, name) in [
+            ("/tab", #"{"tab":"profile","tab":"todos"}"#, "tab"),
+            ("/routes", #"{"route":"openTodo","params":{"id":"1","id":"2"}}"#, "id"),
+            ("/deeplinks", #"{"url":"wayfinder://todos/1","extra":{"a":[{"b":1,"b":2}]},"url":"wayfinder://profile"}"#, "b"),
+        ] {
+            let j = expectProblem(try c.call("POST", s.path + path, token: s.token, json: body), 400, "bad_json")
+            #expect(j["detail"].string?.contains(#"duplicate member name "\#(name)""#) == true, "\(j)")
+        }
+        // Also at creation: no session is made.
+        let before = try #require(try c.activeSessions())
+        let create = try c.call("POST", "/v1/sessions", json: #"{"context":{"onboarded":true,"onboarded":false}}"#)
+        #expect(expectProblem(create, 400, "bad_json")["detail"].string?.contains(#""onboarded""#) == true)
+        #expect(try c.activeSessions() == before)
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+    }
+
+    @Test func undeclaredRouteParamsAreInvalidParams() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.createSession(jsonText(["context": ["onboarded": true]]))
+        // login declares email and password: anything else is refused, after the declared ones.
+        var r = try c.route(s, "login", ["email": "a@b.c", "password": "password1", "remember": true])
+        var j = expectProblem(r, 422, "invalid_params")
+        #expect(j["param"].string == "remember")
+        #expect(j["invalidParams"].canonical == #"[{"name":"remember","reason":"is not a parameter of route 'login'"}]"#)
+        r = try c.route(s, "login", ["email": 5, "password": "password1", "b": 1, "a": 2])
+        j = expectProblem(r, 422, "invalid_params")
+        #expect(j["param"].string == "email")
+        #expect(j["invalidParams"].array.compactMap { $0["name"].string } == ["email", "a", "b"])
+        // A route without params takes none; null counts as absent.
+        #expect(expectProblem(try c.route(s, "register", ["x": "y"]), 422, "invalid_params")["param"].string == "x")
+        // Refused before the flow runs: no effect (sign-in), no revision, no journal entry.
+        #expect(try c.get(s).header("ETag") == "\"1\"")
+        let history = try c.call("GET", s.path + "/history", token: s.token)
+        #expect(history.json["entries"].array.count == 1, "\(history)")
+        let ok = try c.route(s, "register", ["x": NSNull()])
+        try expectAction(ok, revision: 2, stack: ["login", "register"])
+    }
+
     @Test func sessionLimit() throws {
         let server = try InProcessServer { $0.maxSessions = 3 }
         defer { server.stop() }

@@ -89,6 +89,46 @@ import Testing
         #expect(index.contentType?.hasPrefix("text/html") == true)
     }
 
+    @Test func theWebClientIsServedUnderAStrictPolicyAndNothingIsSniffed() throws {
+        let server = try InProcessServer()
+        defer { server.stop() }
+        let c = server.client()
+        let policy =
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+            + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        let index = try c.call("GET", "/")
+        for path in ["/", "/index.html", "/gallery.html", "/app.js", "/gallery.js", "/style.css", "/favicon.svg", "/images/walkthrough-1.svg"] {
+            for method in ["GET", "HEAD"] {
+                let r = try c.call(method, path)
+                #expect(r.status == 200, "\(method) \(path): \(r)")
+                #expect(r.header("Content-Security-Policy") == policy, "\(method) \(path): \(r)")
+                #expect(r.header("X-Content-Type-Options") == "nosniff", "\(method) \(path)")
+                #expect(r.header("Referrer-Policy") == "no-referrer", "\(method) \(path)")
+            }
+        }
+        let unchanged = try c.call("GET", "/", headers: [("If-None-Match", index.header("ETag") ?? "")])
+        #expect(unchanged.status == 304)
+        #expect(unchanged.header("Content-Security-Policy") == policy)
+        // The pages need no inline script, style or handler, which the policy would block.
+        let folder = URL(fileURLWithPath: InProcessServer.packageRoot + "/Public")
+        for page in try FileManager.default.contentsOfDirectory(atPath: folder.path) where page.hasSuffix(".html") {
+            let html = try String(contentsOf: folder.appendingPathComponent(page), encoding: .utf8)
+            #expect(html.components(separatedBy: "<script").dropFirst().allSatisfy { $0.prefix { $0 != ">" }.contains(" src=") }, "\(page)")
+            #expect(!html.contains("<style"), "\(page)")
+            #expect(html.range(of: #"\s(style|on[a-z]+)="#, options: .regularExpression) == nil, "\(page)")
+        }
+        // Every other answer is nosniff too: JSON, problems (of the HTTP layer as well), the rest.
+        let s = try c.createSession()
+        for r in [
+            s.created, try c.get(s), try c.route(s, "next"), try c.route(s, "nowhere"), try c.call("GET", "/nothing-here"),
+            try c.call("GET", "/healthz"), try c.call("GET", "/v1/flows"), try c.call("GET", "/metrics"),
+            try c.call("GET", "/openapi.yaml"), try server.client().call("GET", "/healthz", headers: [("Bad Header", "x")]),
+        ] {
+            #expect(r.header("X-Content-Type-Options") == "nosniff", "\(r)")
+            #expect(r.header("Content-Security-Policy") == nil, "\(r)")
+        }
+    }
+
     @Test func metricsCountInterleavedRequestsExactlyAndMadeUpMethodsAsOther() throws {
         let server = try InProcessServer()
         defer { server.stop() }

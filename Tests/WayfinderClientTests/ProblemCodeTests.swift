@@ -52,6 +52,8 @@ import Testing
         let first = try #require(await session.state?.top)
         try await session.trigger("next", idempotencyKey: "key-1")
         _ = await expect(.idempotencyKeyReused, 422) { try await session.trigger("skip", idempotencyKey: "key-1") }
+        _ = await expect(.idempotencyKeyTooLong, 400) { try await session.trigger("skip", idempotencyKey: String(repeating: "k", count: 256)) }
+        _ = await expect(.idempotencyKeyInvalid, 400) { try await session.trigger("skip", idempotencyKey: "two words") }
         _ = await expect(.staleScreen, 409) { try await session.back(from: first.id) }
         let mismatch = await expect(.revisionMismatch, 412) { try await session.trigger("next", ifMatch: 1) }
         #expect(mismatch?.currentRevision == 2)
@@ -129,7 +131,7 @@ import Testing
         _ = await expect(.effectsPending, 409) { try await rewind(on: slow, busy) }
 
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 25)
+        #expect(ProblemCode.contract.count == 27)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

@@ -74,10 +74,28 @@ import WayfinderCore
         #expect(s.log == ["list:edit"])
     }
 
-    @Test func unknownParamsAreIgnored() throws {
+    @Test func undeclaredParamsAreRefusedAfterTheDeclaredOnes() throws {
         var s = try TinySession()
-        try s.route("open", ["id": 3, "extra": [1, 2]])
-        #expect(s.names == ["home", "item"])
+        s.expectRefused(
+            .trigger(RouteRequest("open", params: ["id": 3, "extra": [1, 2]])),
+            .invalidParams([InvalidParam(name: "extra", reason: "is not a parameter of route 'open'")]))
+        // A route without params takes none; the undeclared come by name, after the declared.
+        s.expectRefused(
+            .trigger(RouteRequest("noop", params: ["b": 1, "a": "x"])),
+            .invalidParams([
+                InvalidParam(name: "a", reason: "is not a parameter of route 'noop'"),
+                InvalidParam(name: "b", reason: "is not a parameter of route 'noop'"),
+            ]))
+        try s.route("open", ["id": 7])
+        s.expectRefused(
+            .trigger(RouteRequest("edit", params: ["title": 5, "count": 1, "colour": "red"])),
+            .invalidParams([
+                InvalidParam(name: "title", reason: "must be a string, not an integer"),
+                InvalidParam(name: "colour", reason: "is not a parameter of route 'edit'"),
+            ]))
+        // `null` counts as absent, declared or not.
+        try s.route("edit", ["title": "t", "count": 1, "colour": nil])
+        #expect(s.log == ["list:edit"])
     }
 
     @Test func aRouteThatChangesNothingKeepsTheRevisionAndGivesNoTransitions() throws {

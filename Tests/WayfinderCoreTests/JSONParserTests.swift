@@ -57,8 +57,23 @@ import WayfinderCore
         #expect(try parse("\"héllo 😀 中\"") == "héllo 😀 中")
     }
 
-    @Test func lastDuplicateMemberWins() throws {
-        #expect(try parse(#"{"a":1,"a":2}"#) == ["a": 2])
+    @Test func rejectsDuplicateMemberNames() throws {
+        rejects(#"{"tab":"profile","tab":"todos"}"#, #"duplicate member name "tab""#)
+        // At any depth, however the name is written, and wherever the second one comes.
+        rejects(#"{"params":{"id":"1","title":"x","id":"2"}}"#, #"duplicate member name "id""#)
+        rejects(#"[{"a":1},{"b":[{"c":1,"c":1}]}]"#, #"duplicate member name "c""#)
+        rejects(#"{"a":1,"\u0061":2}"#, #"duplicate member name "a""#)
+        // The offset is the duplicate's name; a long name is cut in the reason.
+        do {
+            _ = try JSONParser.parse(#"{"a":1, "a":2}"#)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.offset == 8)
+        }
+        let long = String(repeating: "n", count: 100)
+        rejects("{\"\(long)\":1,\"\(long)\":2}", "duplicate member name \"\(long.prefix(64))…\"")
+        // The same name in two objects, or as a value, is no duplicate.
+        #expect(try parse(#"{"a":{"a":1},"b":{"a":2},"c":"a"}"#) == ["a": ["a": 1], "b": ["a": 2], "c": "a"])
     }
 
     @Test func acceptsSixtyFourNestedContainers() throws {

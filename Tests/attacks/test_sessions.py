@@ -1,11 +1,13 @@
 """Attacks of issue 21 on one session or on session creation: huge to-dos, a session grown to its
-size limit, a flood of idempotency keys, a flood of creates from one address, and unused
-sessions held to fill the session cap."""
+size limit, a flood of idempotency keys, keys that are not visible ASCII, bodies that name a
+member twice or send parameters a route does not declare, a flood of creates from one address,
+and unused sessions held to fill the session cap."""
 import http.client
+import json
 import sqlite3
 import time
 
-from conftest import MiB, SIGNED_IN, attack, elapsed, metric, wait_for
+from conftest import MiB, SIGNED_IN, attack, elapsed, metric, raw_request, wait_for
 
 
 def new_session(server, connection=None):
@@ -110,6 +112,74 @@ def test_a_flood_of_idempotency_keys_keeps_a_bounded_number_of_records(start_ser
                                  headers={**auth, "Idempotency-Key": keys[0]}, connection=conn)
     assert "idempotent-replayed" not in heads
     conn.close()
+    a.end()
+
+
+def test_idempotency_keys_that_are_not_visible_ascii_are_refused_and_never_stored(start_server, tmp_path):
+    """Every byte from 0x80 to 0xFF as a key (http.client sends a str header as Latin-1 bytes), and
+    a space or a tab inside one. The HTTP layer reads bytes that are not UTF-8 as U+FFFD, so
+    any two such keys used to be one: the second request replayed the first one's answer."""
+    db = tmp_path / "data" / "wayfinder.sqlite"
+    server = start_server("--store", f"sqlite:{db}")
+    a = attack(server, rss_bound=32 * MiB)
+    sid, auth = new_session(server)
+    conn = server.connection()
+    keys = [chr(byte) for byte in range(0x80, 0x100)] + ["key-" + chr(byte) for byte in range(0x80, 0x100)]
+    keys += ["two words", "tab\there"]
+    for key in keys:
+        status, heads, answer = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "todos"},
+                                               headers={**auth, "Idempotency-Key": key}, connection=conn)
+        assert status == 400 and answer["code"] == "idempotency_key_invalid", (key, answer)
+        assert "idempotent-replayed" not in heads
+    status, heads, state = server.request("GET", f"/v1/sessions/{sid}", headers=auth, connection=conn)
+    assert status == 200 and state["revision"] == 1, "no refused request ran"
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as reader:
+        stored = reader.execute("SELECT count(*) FROM idempotency WHERE session_id = ?", (sid,)).fetchone()[0]
+    assert stored == 0, f"{stored} records stored for refused keys"
+    # A visible-ASCII key still works, once.
+    status, heads, _ = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "todos"},
+                                      headers={**auth, "Idempotency-Key": "!~ok~!"}, connection=conn)
+    assert status == 200 and "idempotent-replayed" not in heads
+    conn.close()
+    a.end()
+
+
+def test_duplicate_members_and_undeclared_params_change_nothing(start_server, tmp_path):
+    """A body whose object names a member twice (a proxy or validator in front may read the first
+    value, the server used to take the last) and params a route does not declare (they used to
+    be passed over): each is refused before anything runs, and the journal holds nothing new."""
+    server = start_server("--store", f"sqlite:{tmp_path / 'data' / 'wayfinder.sqlite'}")
+    a = attack(server, rss_bound=32 * MiB)
+    sid, auth = new_session(server)
+    on_add_sheet(server, sid, auth)
+    _, _, history = server.request("GET", f"/v1/sessions/{sid}/history", headers=auth)
+    token = auth["Authorization"]
+
+    def post(path, text):
+        body = text.encode()
+        head = (f"POST /v1/sessions/{sid}{path} HTTP/1.1\r\nHost: x\r\nAuthorization: {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+        status, _, answer = raw_request(server.port, head.encode() + body)
+        return status, json.loads(answer)
+
+    for path, text, name in [
+        ("/routes", '{"route":"cancel","route":"saveTodo","params":{"title":"x"}}', "route"),
+        ("/routes", '{"route":"saveTodo","params":{"title":"Milk","title":"' + "x" * 5000 + '"}}', "title"),
+        ("/routes", '{"route":"saveTodo","params":{"title":"Milk","extra":[{"a":1,"a":2}]}}', "a"),
+        ("/back", '{"screen":"s1","screen":"s9"}', "screen"),
+    ]:
+        status, answer = post(path, text)
+        assert status == 400 and answer["code"] == "bad_json", answer
+        assert f'duplicate member name "{name}"' in answer["detail"], answer
+    for params in ({"title": "Milk", "completed": True}, {"title": "Milk", "id": "1", "x" * 200: 1}):
+        status, _, answer = server.request("POST", f"/v1/sessions/{sid}/routes", {"route": "saveTodo", "params": params},
+                                           headers=auth)
+        assert status == 422 and answer["code"] == "invalid_params", answer
+        assert answer["param"] != "title" and all(p["reason"].startswith("is not a parameter") for p in answer["invalidParams"])
+    status, _, after = server.request("GET", f"/v1/sessions/{sid}/history", headers=auth)
+    assert status == 200 and after["entries"] == history["entries"], "nothing was journaled"
+    status, _, state = server.request("GET", f"/v1/sessions/{sid}", headers=auth)
+    assert [s["name"] for s in state["stack"]] == ["todoList", "todoAdd"] and len(state["stack"][0]["components"][0]["items"]) == 5
     a.end()
 
 

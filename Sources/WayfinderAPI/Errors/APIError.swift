@@ -16,6 +16,9 @@ enum APIError: Error, Sendable {
     case versionAhead(SessionVersionAhead)
     case idempotencyKeyReused
     case idempotencyKeyTooLong(limit: Int)
+    /// An `Idempotency-Key` with a byte that is not visible ASCII (a space, a control character,
+    /// anything past 0x7E): the HTTP layer reads such bytes lossily, so two keys could collide.
+    case idempotencyKeyInvalid
     case sessionTooLarge(bytes: Int, limit: Int)
     case rateLimited(retryAfter: Int)
     case sessionStreamLimit(limit: Int, retryAfter: Int)
@@ -40,7 +43,7 @@ enum APIError: Error, Sendable {
         case .revisionMismatch: 412
         case .versionAhead: 409
         case .idempotencyKeyReused: 422
-        case .idempotencyKeyTooLong: 400
+        case .idempotencyKeyTooLong, .idempotencyKeyInvalid: 400
         case .sessionTooLarge: 422
         case .revisionNotJournaled: 410
         case .effectsPending: 409
@@ -64,6 +67,7 @@ enum APIError: Error, Sendable {
         case .versionAhead: "version_ahead"
         case .idempotencyKeyReused: "idempotency_key_reused"
         case .idempotencyKeyTooLong: "idempotency_key_too_long"
+        case .idempotencyKeyInvalid: "idempotency_key_invalid"
         case .sessionTooLarge: "session_too_large"
         case .rateLimited: "rate_limited"
         case .sessionStreamLimit: "session_stream_limit"
@@ -98,6 +102,7 @@ enum APIError: Error, Sendable {
                 + "(a deploy is under way); nothing changed. Retry the same request: a server of the newer version will answer."
         case .idempotencyKeyReused: "This Idempotency-Key was used for a different request."
         case .idempotencyKeyTooLong(let limit): "The Idempotency-Key is longer than \(limit) bytes."
+        case .idempotencyKeyInvalid: "The Idempotency-Key may hold only visible ASCII characters (! to ~); nothing changed."
         case .sessionTooLarge(let bytes, let limit):
             "The session would take \(bytes) bytes, more than the \(limit) it may; nothing changed."
         case .rateLimited: "This address created too many sessions too quickly; try again after Retry-After seconds."
@@ -200,6 +205,13 @@ enum ETag {
             return tag == "*" || tag == current
         }
     }
+}
+
+extension String {
+    /// Whether every byte is visible ASCII (`!` to `~`, 0x21–0x7E), as `X-Request-Id` and
+    /// `Idempotency-Key` must be. A byte the HTTP layer could not read as UTF-8 reads as U+FFFD,
+    /// which is not.
+    var isVisibleASCII: Bool { utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } }
 }
 
 extension Substring {

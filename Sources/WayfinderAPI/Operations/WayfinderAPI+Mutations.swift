@@ -6,7 +6,7 @@ import WayfinderStore
 /// `If-Match`, the session size limit and compare-and-set on the revision.
 extension WayfinderAPI {
     /// Runs one action with the contract's order of checks: auth, body (415, 400), the
-    /// `Idempotency-Key`'s length (400), idempotent replay, `If-Match` (412), then the action;
+    /// `Idempotency-Key`'s length and bytes (400), idempotent replay, `If-Match` (412), then the action;
     /// saved with compare-and-set on the revision.
     ///
     /// Without `If-Match`, losing a race to another writer re-runs the action on the newer
@@ -270,12 +270,15 @@ extension WayfinderAPI {
     }
 
     /// The request's `Idempotency-Key` (`header`; an empty one counts as none).
-    /// - Throws: `400 idempotency_key_too_long` past `maxIdempotencyKeyBytes`.
+    /// - Throws: `400 idempotency_key_too_long` past `maxIdempotencyKeyBytes`, then `400
+    ///   idempotency_key_invalid` for a byte that is not visible ASCII (the HTTP layer reads
+    ///   bytes that are not UTF-8 as U+FFFD, so two such keys would be one).
     private func idempotencyKey(_ header: String?) throws(APIError) -> String? {
         guard let key = header, !key.isEmpty else { return nil }
         guard key.utf8.count <= configuration.maxIdempotencyKeyBytes else {
             throw .idempotencyKeyTooLong(limit: configuration.maxIdempotencyKeyBytes)
         }
+        guard key.isVisibleASCII else { throw .idempotencyKeyInvalid }
         return key
     }
 

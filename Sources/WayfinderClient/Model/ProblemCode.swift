@@ -43,6 +43,10 @@ public struct ProblemCode: OpenEnumeration {
     public static let nothingToPop: ProblemCode = "nothing_to_pop"
     /// 422: this `Idempotency-Key` was used for a different request.
     public static let idempotencyKeyReused: ProblemCode = "idempotency_key_reused"
+    /// 400: the `Idempotency-Key` is longer than the server accepts (255 bytes by default).
+    public static let idempotencyKeyTooLong: ProblemCode = "idempotency_key_too_long"
+    /// 400: the `Idempotency-Key` holds a character that is not visible ASCII (`!` to `~`).
+    public static let idempotencyKeyInvalid: ProblemCode = "idempotency_key_invalid"
     /// 410: a rewind to a revision the session's journal no longer holds.
     public static let revisionNotJournaled: ProblemCode = "revision_not_journaled"
     /// 409: a rewind while an effect's result is awaited.
@@ -64,7 +68,8 @@ public struct ProblemCode: OpenEnumeration {
     public static let contract: [ProblemCode] = [
         .unauthorized, .notFound, .methodNotAllowed, .staleScreen, .versionAhead, .revisionMismatch, .payloadTooLarge,
         .uriTooLong, .unsupportedMediaType, .headersTooLarge, .badJSON, .badRequest, .invalidParams,
-        .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .revisionNotJournaled, .effectsPending,
-        .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented, .httpVersionNotSupported,
+        .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .idempotencyKeyTooLong, .idempotencyKeyInvalid,
+        .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
+        .httpVersionNotSupported,
     ]
 }

@@ -1,6 +1,8 @@
 /// A strict RFC 8259 JSON parser over bytes.
 ///
-/// Strict on purpose: a body that is not exactly JSON is `400 bad_json`, never guessed at.
+/// Strict on purpose: a body that is not exactly JSON is `400 bad_json`, never guessed at. An
+/// object that names a member twice (`{"tab":"profile","tab":"todos"}`, at any depth) is refused
+/// too, rather than one of its values kept silently (RFC 8259 §4 leaves that to the parser).
 /// Nesting is bounded so a hostile body cannot exhaust the stack.
 public struct JSONParser {
     /// Why a text is not JSON, and where.
@@ -84,12 +86,16 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let nameOffset = index
             let name = try parseString()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            members[name] = try parseValue(depth: depth + 1)
+            // One lookup either way: the insert tells whether the name was there already.
+            if members.updateValue(try parseValue(depth: depth + 1), forKey: name) != nil {
+                throw Error(offset: nameOffset, reason: "duplicate member name \(Self.quoted(name))")
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
@@ -97,6 +103,12 @@ public struct JSONParser {
             default: throw fail("expected ',' or '}'")
             }
         }
+    }
+
+    /// `name` in quotes for a reason, its first 64 characters at most (a name may be as long as
+    /// the body).
+    private static func quoted(_ name: String) -> String {
+        name.count <= 64 ? "\"\(name)\"" : "\"\(name.prefix(64))…\""
     }
 
     private mutating func parseArray(depth: Int) throws(Error) -> JSONValue {

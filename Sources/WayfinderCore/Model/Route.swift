@@ -121,7 +121,8 @@ public struct RouteSpec: Sendable, Hashable {
         hasher.combine(screens)
     }
 
-    /// Every missing or ill-typed parameter, in declaration order.
+    /// Every missing or ill-typed parameter, in declaration order, then every parameter the
+    /// route does not declare (by name; one whose value is `null` counts as absent).
     public func invalidParams(in route: RouteRequest) -> [InvalidParam] {
         var problems: [InvalidParam] = []
         for spec in params {
@@ -135,7 +136,17 @@ public struct RouteSpec: Sendable, Hashable {
                 problems.append(InvalidParam(name: spec.name, reason: "must be \(JSONValue.article(spec.type.rawValue)), not \(value.typeNameWithArticle)"))
             }
         }
-        return problems
+        return problems + undeclaredParams(in: route)
+    }
+
+    /// The parameters of `route` this route does not declare, by name (none allocated for a
+    /// request that sends only declared ones).
+    private func undeclaredParams(in route: RouteRequest) -> [InvalidParam] {
+        var undeclared: [String] = []
+        for (name, value) in route.params where !value.isNull && !params.contains(where: { $0.name == name }) {
+            undeclared.append(name)
+        }
+        return undeclared.sorted().map { InvalidParam(name: $0, reason: "is not a parameter of route '\(self.name)'") }
     }
 }
 
