@@ -130,8 +130,37 @@ import Testing
         try await busy.trigger("login", params: ["email": "slow@b.c", "password": "password1"])
         _ = await expect(.effectsPending, 409) { try await rewind(on: slow, busy) }
 
+        // The limits a client meets: sessions created from one address, a session's size, event streams.
+        let paced = try LiveServer(api: { $0.createBurst = 1; $0.createRatePerSecond = 0.001 })
+        defer { paced.stop() }
+        _ = try await WayfinderSession.create(on: paced.url, configuration: once)
+        let rated = await expect(.rateLimited, 429) { _ = try await WayfinderSession.create(on: paced.url, configuration: once) }
+        #expect(rated?.retryAfter != nil)
+        let small = try LiveServer(api: { $0.maxSessionBytes = 256 })
+        defer { small.stop() }
+        _ = await expect(.sessionTooLarge, 422) { _ = try await WayfinderSession.create(on: small.url, configuration: once) }
+        let streams = try LiveServer(api: { $0.maxStreamsPerSession = 1; $0.maxStreams = 2 })
+        defer { streams.stop() }
+        let watched = try await WayfinderSession.create(on: streams.url, configuration: once)
+        var open = watched.events().makeAsyncIterator()
+        _ = try await open.next()
+        func events(of session: WayfinderSession) async throws {
+            let call = HTTPCall(
+                method: "GET", path: "/v1/sessions/\(session.credentials.id)/events",
+                headers: ["Authorization": "Bearer \(session.credentials.token)", "Accept": "text/event-stream"], repeats: .never)
+            _ = try await Transport(server: streams.url, configuration: once).send(call)
+        }
+        let perSession = await expect(.sessionStreamLimit, 429) { try await events(of: watched) }
+        #expect(perSession?.retryAfter != nil)
+        let other = try await WayfinderSession.create(on: streams.url, configuration: once)
+        var second = other.events().makeAsyncIterator()
+        _ = try await second.next()
+        let third = try await WayfinderSession.create(on: streams.url, configuration: once)
+        let total = await expect(.streamLimit, 503) { try await events(of: third) }
+        #expect(total?.retryAfter != nil)
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 27)
+        #expect(ProblemCode.contract.count == 31)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {
@@ -141,6 +170,19 @@ import Testing
         let lines = contract.components(separatedBy: "\n").drop { $0 != "    ProblemCode:" }.dropFirst()
         let codes = lines.drop { !$0.hasPrefix("      enum:") }.dropFirst().prefix { $0.hasPrefix("        - ") }
         #expect(codes.map { ProblemCode(rawValue: String($0.dropFirst(10))) } == ProblemCode.contract)
+    }
+
+    @Test func theAPIReferenceListsEveryCodeOfTheContract() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let reference = try String(contentsOf: root.appendingPathComponent("docs/api.md"), encoding: .utf8)
+        // The "Every code" table: its rows are "| `status` | `code` | when |".
+        let table = reference.components(separatedBy: "### Every code")[1].components(separatedBy: "\n\n")[1]
+        let codes = table.components(separatedBy: "\n").dropFirst(2).compactMap { row -> ProblemCode? in
+            let cells = row.components(separatedBy: "|")
+            return cells.count > 2 ? ProblemCode(rawValue: cells[2].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`"))) : nil
+        }
+        #expect(Set(codes) == Set(ProblemCode.contract), "docs/api.md lists \(Set(codes).symmetricDifference(ProblemCode.contract)) otherwise")
+        #expect(codes.count == Set(codes).count, "a code listed twice")
     }
 
     @Test func aProblemCodeTheClientDoesNotKnowStillDecodes() throws {

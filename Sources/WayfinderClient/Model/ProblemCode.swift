@@ -53,6 +53,14 @@ public struct ProblemCode: OpenEnumeration {
     public static let effectsPending: ProblemCode = "effects_pending"
     /// 503: the server holds as many sessions as it may (`Problem/retryAfter`).
     public static let sessionLimit: ProblemCode = "session_limit"
+    /// 429: this address created sessions faster than the server allows (`Problem/retryAfter`).
+    public static let rateLimited: ProblemCode = "rate_limited"
+    /// 422: the change (or the new session) would make the session larger than the server keeps.
+    public static let sessionTooLarge: ProblemCode = "session_too_large"
+    /// 429: the session has as many event streams open as it may (`Problem/retryAfter`).
+    public static let sessionStreamLimit: ProblemCode = "session_stream_limit"
+    /// 503: the server has as many event streams open as it may (`Problem/retryAfter`).
+    public static let streamLimit: ProblemCode = "stream_limit"
     /// 500: an unexpected error; nothing is promised about the state (retry with the same key).
     public static let `internal`: ProblemCode = "internal"
     /// 408: the request's headers did not arrive in time.
@@ -70,6 +78,6 @@ public struct ProblemCode: OpenEnumeration {
         .uriTooLong, .unsupportedMediaType, .headersTooLarge, .badJSON, .badRequest, .invalidParams,
         .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .idempotencyKeyTooLong, .idempotencyKeyInvalid,
         .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
-        .httpVersionNotSupported,
+        .httpVersionNotSupported, .rateLimited, .sessionTooLarge, .sessionStreamLimit, .streamLimit,
     ]
 }
