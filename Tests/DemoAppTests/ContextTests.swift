@@ -37,10 +37,11 @@ import WayfinderCore
 
     @Test func everyBadKeyIsListedInOrder() {
         #expect(throws: NavigationError.invalidParams([
-            InvalidParam(name: "context.onboarded", reason: "must be a boolean"),
-            InvalidParam(name: "context.authenticated", reason: "must be a boolean"),
+            // Worded as a route param's are: what it must be, and what it is.
+            InvalidParam(name: "context.onboarded", reason: "must be a boolean, not a string"),
+            InvalidParam(name: "context.authenticated", reason: "must be a boolean, not an integer"),
             InvalidParam(name: "context.variant", reason: "must be one of A, B"),
-            InvalidParam(name: "context.user", reason: "must be a string"),
+            InvalidParam(name: "context.user", reason: "must be a string, not an integer"),
         ])) {
             try demoEngine.start(
                 session: "x", context: ["onboarded": "yes", "authenticated": 1, "variant": "C", "user": 5])

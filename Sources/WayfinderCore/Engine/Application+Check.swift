@@ -79,10 +79,8 @@ struct ContextReader<Context: SessionContext>: Sendable {
         var problems: [InvalidParam] = []
         for member in members {
             guard let value = input[member.name], !value.isNull else { continue }
-            if let values = member.values, !member.type.accepts(value) || !values.contains(value.scalarText) {
-                problems.append(InvalidParam(name: "context.\(member.name)", reason: "must be one of \(values.joined(separator: ", "))"))
-            } else if !member.type.accepts(value) {
-                problems.append(InvalidParam(name: "context.\(member.name)", reason: "must be \(JSONValue.article(member.type.rawValue))"))
+            if let reason = member.mismatch(value) {
+                problems.append(InvalidParam(name: "context.\(member.name)", reason: reason))
             } else {
                 merged[member.name] = value
             }

@@ -130,11 +130,7 @@ public struct RouteSpec: Sendable, Hashable {
                 if spec.required { problems.append(InvalidParam(name: spec.name, reason: "is required")) }
                 continue
             }
-            if let values = spec.values, !spec.type.accepts(value) || !values.contains(value.scalarText) {
-                problems.append(InvalidParam(name: spec.name, reason: "must be one of \(values.joined(separator: ", "))"))
-            } else if !spec.type.accepts(value) {
-                problems.append(InvalidParam(name: spec.name, reason: "must be \(JSONValue.article(spec.type.rawValue)), not \(value.typeNameWithArticle)"))
-            }
+            if let reason = spec.mismatch(value) { problems.append(InvalidParam(name: spec.name, reason: reason)) }
         }
         return problems + undeclaredParams(in: route)
     }
@@ -147,6 +143,17 @@ public struct RouteSpec: Sendable, Hashable {
             undeclared.append(name)
         }
         return undeclared.sorted().map { InvalidParam(name: $0, reason: "is not a parameter of route '\(self.name)'") }
+    }
+}
+
+extension ParamSpec {
+    /// Why `value` does not fit this parameter or context member, in the contract's words
+    /// ("must be a string, not an integer", "must be one of a, b"); nil when it fits.
+    func mismatch(_ value: JSONValue) -> String? {
+        if let values, !type.accepts(value) || !values.contains(value.scalarText) {
+            return "must be one of \(values.joined(separator: ", "))"
+        }
+        return type.accepts(value) ? nil : "must be \(JSONValue.article(type.rawValue)), not \(value.typeNameWithArticle)"
     }
 }
 

@@ -27,7 +27,7 @@ import WayfinderTesting
         #expect(throws: NavigationError.invalidParam("context.email", "is required when signedIn is true")) {
             try shopSession(["signedIn": true])
         }
-        #expect(throws: NavigationError.invalidParam("context.signedIn", "must be a boolean")) {
+        #expect(throws: NavigationError.invalidParam("context.signedIn", "must be a boolean, not a string")) {
             try shopSession(["signedIn": "yes"])
         }
     }
