@@ -184,7 +184,7 @@ public final class WayfinderAPI: HTTPHandler {
         let method = request.method
         guard endpoint.allowed.contains(method) else { throw APIError.methodNotAllowed(allow: endpoint.allowed) }
         switch endpoint {
-        case .createSession: try createSession(request, requestID: context.requestID, on: loop, reply)
+        case .createSession: try createSession(request, context, on: loop, reply)
         case .session(let id):
             if method == "DELETE" { try deleteSession(id, request, on: loop, reply) } else { try readSession(id, request, context, on: loop, reply) }
         case .routes(let id):

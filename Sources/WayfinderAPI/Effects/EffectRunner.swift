@@ -38,8 +38,13 @@ final class EffectRunner: Sendable {
         Task(executorPreference: executor) { await body() }
     }
 
-    /// Whether effect `key` (`session/effect`) runs in this process.
-    func isRunning(_ key: String) -> Bool { running.withLock { $0.contains(key) } }
+    /// Takes effect `key` (`session/effect`) for this process, unless it runs here already
+    /// (false); then ``start(_:session:)`` it, or ``release(_:)`` it. Two resume passes, or a pass
+    /// and an upgrade's hand-off, thus never both run one effect.
+    func reserve(_ key: String) -> Bool { running.withLock { $0.insert(key).inserted } }
+
+    /// Gives up effect `key`, reserved and not started.
+    func release(_ key: String) { running.withLock { _ = $0.remove(key) } }
 
     /// How long a claim on a shared store must last: every attempt and pause of the service,
     /// and a margin.

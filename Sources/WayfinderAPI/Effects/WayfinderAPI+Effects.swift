@@ -17,75 +17,90 @@ struct PendingAction: Sendable {
     let client: ClientComponents?
 }
 
-/// Effects in the API: an action that asks for some is answered once they are done, or once the
-/// configured wait is over, whichever comes first; results that come later are applied to the
-/// session as new revisions (and reach its event streams).
+/// The effects one answer waits for: the deadline (the configured wait), their results by what
+/// they do (kept across a re-run after a conflict, or a new id, so no effect runs twice), and
+/// those still running.
+struct EffectWait: Sendable {
+    let deadline: ContinuousClock.Instant
+    var results: [String: EffectCompletion] = [:]
+    var running: [String: Task<EffectCompletion, Never>] = [:]
+
+    init(_ wait: Duration) { deadline = .now + wait }
+
+    /// `requests` with their tasks, those already started (for ``WayfinderAPI/deliverLater(_:session:)``).
+    func tasks(_ requests: [EffectRequest]) -> [(EffectRequest, Task<EffectCompletion, Never>?)] {
+        requests.map { ($0, running[Self.identity($0)]) }
+    }
+
+    /// An effect by what it does (flow, case and values), to recognise it when an action asks
+    /// for it again after a conflict.
+    static func identity(_ request: EffectRequest) -> String {
+        var writer = JSONWriter()
+        writer.value(.object(request.params))
+        return request.effect.flow + "." + request.effect.name + String(decoding: writer.bytes, as: UTF8.self)
+    }
+}
+
+/// A step's outcome with the results of its effects that came in time (see ``WayfinderAPI/fold(_:revision:journal:session:_:)``).
+struct Folded: Sendable {
+    /// One revision for the step and those results.
+    let outcome: Outcome
+    /// The journal's record of it: the step, then each result.
+    let journal: [JournalAction]
+    /// The effects not done by the deadline (running or not yet started), in order: stored pending.
+    let leftover: [EffectRequest]
+}
+
+/// Effects in the API: a step that asks for some (an action; the launch of a new session) is
+/// answered once they are done, or once the configured wait is over, whichever comes first;
+/// results that come later are applied to the session as new revisions (and reach its event
+/// streams).
 ///
 /// The rule, as the contract states it: effects that finish within the wait are applied in the
-/// same revision as the action that asked for them, so the answer is what it would be without
-/// effects (one round trip, one revision, both steps' transitions); the action is stored only
-/// then. Effects still running are stored with the action (the screen that asked shows as busy)
-/// and the answer is `202 Accepted`. A session's effects run one at a time, in order.
+/// same revision as the step that asked for them, so the answer is what it would be without
+/// effects (one round trip, one revision, both steps' transitions); the step is stored only
+/// then. Effects still running are stored with the step (the screen that asked shows as busy)
+/// and the answer is `202 Accepted` (`201 Created` for a new session, created either way). A
+/// session's effects run one at a time, in order.
+///
+/// Every path that stores a state with effects pending hands them to the runner: an action and a
+/// launch through ``fold(_:revision:journal:session:_:)``, ``claim(_:session:)`` and
+/// ``deliverLater(_:session:)``; an upgrade on load (made for a read, an action or a long poll,
+/// which wait for no service) and the resume pass through ``runUnclaimed(_:session:)``. A rewind
+/// runs no flow and asks for none.
 extension WayfinderAPI {
+    /// An answer given once `body` is done, on the effect threads (a step that waits for effects).
+    func answerLater(_ context: RequestContext, _ body: @escaping @Sendable () async -> HTTPResponse) -> HTTPResponse {
+        .later { responder in
+            self.effects.detach {
+                var response = await body()
+                self.finish(&response, context)
+                responder.respond(response)
+            }
+        }
+    }
+
     /// Runs the effects of `first` (the outcome of `pending.action`) for up to the configured
     /// wait, then stores the result and gives the answer.
     func settle(_ pending: PendingAction, _ first: Outcome) async -> HTTPResponse {
-        let deadline = ContinuousClock.now + configuration.effectWait
-        // Results by effect, kept across a re-run after a conflict so no effect runs twice.
-        var results: [String: EffectCompletion] = [:]
-        var running: [String: Task<EffectCompletion, Never>] = [:]
+        var wait = EffectWait(configuration.effectWait)
         var outcome = first
         var session = pending.session
         var base = pending.state
         do {
             for _ in 0..<16 {
-                var state = outcome.state
-                var transitions = outcome.transitions
-                var queue = outcome.effects
-                var leftover: [EffectRequest] = []
-                // The journal's record of this revision: the action, then each result folded in.
-                var journal: [JournalAction] = [.action(pending.action)]
-                while !queue.isEmpty {
-                    let request = queue.removeFirst()
-                    let identity = Self.identity(request)
-                    if results[identity] == nil {
-                        let task = running[identity] ?? effects.start(request, session: pending.id)
-                        running[identity] = task
-                        if let completion = await effects.wait(task, until: deadline) {
-                            results[identity] = completion
-                            running[identity] = nil
-                        }
-                    }
-                    guard let completion = results[identity] else {
-                        leftover = [request] + queue
-                        break
-                    }
-                    var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
-                    let next = try engine.reduce(state, .completeEffect(id: request.effect.id, completion), memo: &memo)
-                    journal.append(.action(.completeEffect(id: request.effect.id, completion)))
-                    state = next.state
-                    transitions += next.transitions
-                    queue += next.effects
-                }
-                // One revision for the action and the results it got in time.
-                state.revision = base.revision + 1
-                let folded = Outcome(state: state, transitions: transitions, changed: true)
-                // Effects still running are this instance's: claimed before they are stored, so
-                // no other instance sharing the store resumes them.
-                for request in leftover {
-                    _ = try? store.claimEffect(
-                        pending.id + "/" + request.effect.id, owner: effects.owner, leaseMillis: effects.lease(for: request.effect.flow))
-                }
+                let folded = try await fold(outcome, revision: base.revision + 1, journal: [.action(pending.action)], session: pending.id, &wait)
+                claim(folded.leftover, session: pending.id)
                 let memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                 do {
                     let response = try await commit(
-                        folded, status: leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
-                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base, journal: journal,
-                        requestID: pending.context.requestID, for: pending.client)
+                        folded.outcome, status: folded.leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
+                        idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base,
+                        journal: folded.journal, requestID: pending.context.requestID, for: pending.client)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
-                    deliverLater(leftover.map { ($0, running[Self.identity($0)]) }, session: pending.id)
+                    deliverLater(wait.tasks(folded.leftover), session: pending.id)
                     return response
                 } catch StoreError.conflict(let current) {
                     if pending.ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }
@@ -99,7 +114,7 @@ extension WayfinderAPI {
                     if let key = pending.idempotencyKey, let fingerprint = pending.fingerprint,
                         let replayed = try await replay(pending.id, key: key, fingerprint: fingerprint)
                     {
-                        deliverLater(leftover.map { ($0, running[Self.identity($0)]) }, session: pending.id)
+                        deliverLater(wait.tasks(folded.leftover), session: pending.id)
                         return replayed
                     }
                 }
@@ -107,10 +122,50 @@ extension WayfinderAPI {
             throw APIError.unavailable("too much contention on one session")
         } catch {
             // Effects already started are not lost: their results still reach the session.
-            deliverLater(running.values.isEmpty ? [] : outcome.effects.compactMap { request in
-                running[Self.identity(request)].map { (request, $0) }
-            }, session: pending.id)
+            deliverLater(wait.tasks(outcome.effects).filter { $0.1 != nil }, session: pending.id)
             return problem(error, path: pending.context.path, requestID: pending.context.requestID)
+        }
+    }
+
+    /// Runs the effects `first` asked for, and those their results ask for, one after another
+    /// until `wait`'s deadline, and folds each result that comes in time into `first`'s state:
+    /// one revision, `revision`, journaled as `journal` then each result.
+    func fold(_ first: Outcome, revision: Int, journal: [JournalAction], session id: String, _ wait: inout EffectWait) async throws -> Folded {
+        let key = SessionKey(id)
+        var state = first.state
+        var transitions = first.transitions
+        var queue = first.effects
+        var journal = journal
+        while !queue.isEmpty {
+            let request = queue.first!
+            let identity = EffectWait.identity(request)
+            if wait.results[identity] == nil {
+                let task = wait.running[identity] ?? effects.start(request, session: id)
+                wait.running[identity] = task
+                if let completion = await effects.wait(task, until: wait.deadline) {
+                    wait.results[identity] = completion
+                    wait.running[identity] = nil
+                }
+            }
+            guard let completion = wait.results[identity] else { break }
+            queue.removeFirst()
+            var memo = cache.memo(key) ?? RenderMemo()
+            let next = try engine.reduce(state, .completeEffect(id: request.effect.id, completion), memo: &memo)
+            journal.append(.action(.completeEffect(id: request.effect.id, completion)))
+            state = next.state
+            transitions += next.transitions
+            queue += next.effects
+        }
+        state.revision = revision
+        return Folded(outcome: Outcome(state: state, transitions: transitions, changed: true), journal: journal, leftover: queue)
+    }
+
+    /// Claims the effects left running for the instance storing their revision, before it is
+    /// stored, so that no other instance sharing the store resumes them. Blocks on the store: call
+    /// it on the effect threads.
+    func claim(_ leftover: [EffectRequest], session id: String) {
+        for request in leftover {
+            _ = try? store.claimEffect(id + "/" + request.effect.id, owner: effects.owner, leaseMillis: effects.lease(for: request.effect.flow))
         }
     }
 
@@ -189,14 +244,6 @@ extension WayfinderAPI {
             replay(id, key: key, fingerprint: fingerprint, on: nil) { continuation.resume(with: $0) }
         }
     }
-
-    /// An effect by what it does (flow, case and values), to recognise it when an action asks
-    /// for it again after a conflict.
-    private static func identity(_ request: EffectRequest) -> String {
-        var writer = JSONWriter()
-        writer.value(.object(request.params))
-        return request.effect.flow + "." + request.effect.name + String(decoding: writer.bytes, as: UTF8.self)
-    }
 }
 
 /// Effects that were stored pending and that no one runs: the server stopped before their result
@@ -227,16 +274,27 @@ extension WayfinderAPI {
             guard let session = try? store.load(id: id, now: WallClock.nowMillis()),
                 let state = try? decodedState(session, SessionKey(id))
             else { continue }
-            var resumed: [(EffectRequest, Task<EffectCompletion, Never>?)] = []
-            for effect in state.effects where !effects.isRunning(id + "/" + effect.id) {
-                let taken = (try? store.claimEffect(id + "/" + effect.id, owner: effects.owner, leaseMillis: effects.lease(for: effect.flow))) ?? false
-                if taken { resumed.append((EffectRequest(effect: effect, params: effect.params), nil)) }
-            }
-            claimed += resumed.count
-            if !resumed.isEmpty {
-                logger.log(.info, "effects_resumed", [("session", .string(id)), ("count", .int(resumed.count))])
-                deliverLater(resumed, session: id)
-            }
+            let resumed = runUnclaimed(state.effects.map { EffectRequest(effect: $0, params: $0.params) }, session: id)
+            claimed += resumed
+            if resumed > 0 { logger.log(.info, "effects_resumed", [("session", .string(id)), ("count", .int(resumed))]) }
         }
+    }
+
+    /// Runs those of `requests`, effects pending in session `id`'s stored state, that no one
+    /// runs: each is taken for this process (unless it runs here already) and claimed on the
+    /// store (so that one of the instances sharing it runs it), then run, its result applied as a
+    /// later revision. Returns how many it runs. Blocks on the store: call it on the effect threads.
+    @discardableResult
+    func runUnclaimed(_ requests: [EffectRequest], session id: String) -> Int {
+        let taken = requests.filter { request in
+            let key = id + "/" + request.effect.id
+            guard effects.reserve(key) else { return false }
+            let leaseMillis = effects.lease(for: request.effect.flow)
+            if (try? store.claimEffect(key, owner: effects.owner, leaseMillis: leaseMillis)) == true { return true }
+            effects.release(key)
+            return false
+        }
+        deliverLater(taken.map { ($0, nil) }, session: id)
+        return taken.count
     }
 }

@@ -76,6 +76,8 @@ extension WayfinderAPI {
             let state = try decodedState(session, cacheKey)
             guard state.effects.isEmpty else { throw APIError.effectsPending }
             let earlier = try journaledState(id, revision: target)
+            // No effect to hand to the runner: a rewind runs no flow (`Engine.rewind` only
+            // restores the navigation), so it asks for none, and none is pending (checked above).
             let outcome = engine.rewind(state, to: earlier)
             do {
                 let current = session

@@ -165,13 +165,7 @@ extension WayfinderAPI {
                 let pending = PendingAction(
                     id: m.id, cacheKey: m.cacheKey, session: session, state: state, action: action, idempotencyKey: m.idempotencyKey,
                     fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context, client: m.client)
-                return m.reply(.success(.later { responder in
-                    self.effects.detach {
-                        var response = await self.settle(pending, outcome)
-                        self.finish(&response, m.context)
-                        responder.respond(response)
-                    }
-                }))
+                return m.reply(.success(answerLater(m.context) { await self.settle(pending, outcome) }))
             }
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,

@@ -6,26 +6,42 @@ import WayfinderStore
 extension WayfinderAPI {
     // MARK: Create
 
-    func createSession(_ request: HTTPRequest, requestID: String, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
+    func createSession(_ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
         if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
             throw APIError.rateLimited(retryAfter: wait)
         }
         let body = try RequestBody.read(request)
         _ = try body.object()
-        let context = try body.optionalObject("context") ?? [:]
-        let deepLink = try body.optionalString("deepLink")
-        let client = clientComponents(request.headers["Wayfinder-Components"])
-        try createSession(context: context, deepLink: deepLink, client: client, requestID: requestID, attempt: 0, on: loop, reply)
+        let launch = LaunchRequest(
+            context: try body.optionalObject("context") ?? [:], deepLink: try body.optionalString("deepLink"),
+            client: clientComponents(request.headers["Wayfinder-Components"]), request: context)
+        try createSession(launch, attempt: 0, on: loop, reply)
     }
 
     /// One try at a fresh id; a collision (128 random bits: astronomically unlikely, but cheap to
-    /// handle) tries again, four times at most.
-    private func createSession(
-        context: [String: JSONValue], deepLink: String?, client: ClientComponents?, requestID: String, attempt: Int,
-        on loop: (any StoreLoop)?, _ reply: @escaping Reply
-    ) throws {
-        guard attempt < 4 else { throw APIError.internalError("could not allocate a session id") }
-        let now = WallClock.nowMillis()
+    /// handle) tries again, four times at most. A launch that asks for effects is answered once
+    /// they are done or the effect wait is over (``settle(_:_:)``).
+    private func createSession(_ launch: LaunchRequest, attempt: Int, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
+        guard attempt < Self.maxCreateAttempts else { throw APIError.internalError("could not allocate a session id") }
+        let new = try newSession(launch)
+        guard new.effects.isEmpty else { return reply(.success(answerLater(launch.request) { await self.settle(new, launch) })) }
+        let outcome = Outcome(state: new.state, transitions: [], changed: true)
+        insert(new, outcome, stored: new.stored, journal: [new.start], launch, on: loop) { [self] result in
+            guard case .failure(StoreError.duplicateID) = result else { return reply(result) }
+            do {
+                try createSession(launch, attempt: attempt + 1, on: loop, reply)
+            } catch {
+                reply(.failure(error))
+            }
+        }
+    }
+
+    /// Tries at a fresh session id before giving up.
+    static let maxCreateAttempts = 4
+
+    /// A new session's id, token and first state (`422` for a context or deep link the app
+    /// refuses, or a state past `maxSessionBytes`: nothing is stored, no effect runs).
+    private func newSession(_ launch: LaunchRequest) throws -> NewSession {
         let id: String, token: String
         do {
             id = try Credentials.newSessionID()
@@ -34,30 +50,71 @@ extension WayfinderAPI {
             logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
             throw APIError.unavailable("no random bytes for a session id: \(error)")
         }
-        let (state, encoded, memo) = try launches.start(engine, session: id, context: context, deepLink: deepLink)
-        try checkSize(encoded)
-        let stored = StoredSession(
-            id: id, tokenHash: Credentials.hash(token), revision: state.revision, state: encoded,
-            lastUsed: now - unusedSessionHeadStartMillis)
-        let start: [JournalAction] = [.start(context: state.context, deepLink: deepLink)]
-        let entry = journalEntry(start, Outcome(state: state, transitions: [], changed: true), stateBytes: encoded, time: now, requestID: requestID)
-        create(stored, now: now, journal: entry, on: loop) { [self] result in
-            switch result {
-            case .success:
-                traffic.record(before: nil, after: state, actions: start)
-                let response = created(id: id, token: token, state: state, memo: memo, for: client)
-                cache.noteKnown(SessionKey(id), stored)
-                reply(.success(response))
-            case .failure(StoreError.duplicateID):
+        let (state, stored, memo, effects) = try launches.start(engine, session: id, context: launch.context, deepLink: launch.deepLink)
+        try checkSize(stored)
+        return NewSession(
+            id: id, token: token, state: state, stored: stored, memo: memo, effects: effects,
+            start: .start(context: state.context, deepLink: launch.deepLink))
+    }
+
+    /// The launch's effects run for up to the effect wait, their results folded into revision 1
+    /// as a route's are; the session is stored then, with the effects still running pending (they
+    /// are claimed first, and their results are later revisions). `201` either way.
+    func settle(_ first: NewSession, _ launch: LaunchRequest) async -> HTTPResponse {
+        var wait = EffectWait(configuration.effectWait)
+        var new = first
+        do {
+            for _ in 0..<Self.maxCreateAttempts {
+                let launched = Outcome(state: new.state, transitions: [], changed: true, effects: new.effects)
+                let folded = try await fold(launched, revision: 1, journal: [new.start], session: new.id, &wait)
+                let stored = StateCodec.encode(folded.outcome.state)
+                try checkSize(stored)
+                claim(folded.leftover, session: new.id)
                 do {
-                    try createSession(
-                        context: context, deepLink: deepLink, client: client, requestID: requestID, attempt: attempt + 1, on: loop, reply)
-                } catch {
-                    reply(.failure(error))
+                    let response = try await insert(new, folded.outcome, stored: stored, journal: folded.journal, launch)
+                    deliverLater(wait.tasks(folded.leftover), session: new.id)
+                    return response
+                } catch StoreError.duplicateID {
+                    // Launched again under a fresh id: the results already in are reused (by
+                    // what the effects do), so no effect runs twice.
+                    new = try newSession(launch)
                 }
-            case .failure(let error):
-                reply(.failure(error))
             }
+            throw APIError.internalError("could not allocate a session id")
+        } catch {
+            return problem(error, path: launch.request.path, requestID: launch.request.requestID)
+        }
+    }
+
+    /// Stores a new session in the state of `outcome` (`stored` its stored form; journaled as
+    /// `journal`) and gives the `201` answer. Fails with `StoreError.duplicateID` if the id is
+    /// taken, `503` when the store holds `maxSessions`.
+    private func insert(
+        _ new: NewSession, _ outcome: Outcome, stored: [UInt8], journal: [JournalAction], _ launch: LaunchRequest,
+        on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
+    ) {
+        let now = WallClock.nowMillis()
+        let state = outcome.state
+        let session = StoredSession(
+            id: new.id, tokenHash: Credentials.hash(new.token), revision: state.revision, state: stored,
+            lastUsed: now - unusedSessionHeadStartMillis)
+        let entry = journalEntry(journal, outcome, stateBytes: stored, time: now, requestID: launch.request.requestID)
+        create(session, now: now, journal: entry, on: loop) { [self] result in
+            then(result.map {
+                traffic.record(before: nil, after: state, actions: journal)
+                let response = created(id: new.id, token: new.token, state: state, memo: new.memo, for: launch.client)
+                cache.noteKnown(SessionKey(new.id), session)
+                return response
+            })
+        }
+    }
+
+    /// `insert` for async code.
+    private func insert(
+        _ new: NewSession, _ outcome: Outcome, stored: [UInt8], journal: [JournalAction], _ launch: LaunchRequest
+    ) async throws -> HTTPResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            insert(new, outcome, stored: stored, journal: journal, launch, on: nil) { continuation.resume(with: $0) }
         }
     }
 
@@ -294,4 +351,29 @@ extension WayfinderAPI {
         let bytes = engine.renderJSON(state, memo: &memo)
         return (bytes, memo)
     }
+}
+
+/// What `POST /v1/sessions` asked for.
+struct LaunchRequest: Sendable {
+    let context: JSONObject
+    let deepLink: String?
+    /// What the client renders (nil: everything).
+    let client: ClientComponents?
+    let request: RequestContext
+}
+
+/// A session launched and not stored yet.
+struct NewSession: Sendable {
+    let id: String
+    let token: String
+    /// The first state, before the results of its effects.
+    let state: SessionState
+    /// `state`'s stored form.
+    let stored: [UInt8]
+    /// The screens of its first rendering.
+    let memo: RenderMemo
+    /// The effects the launch asked for.
+    let effects: [EffectRequest]
+    /// The journal's record of the launch.
+    let start: JournalAction
 }

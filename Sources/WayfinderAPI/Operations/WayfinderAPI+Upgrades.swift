@@ -127,10 +127,13 @@ extension WayfinderAPI {
         return (next, journalEntry([migration], outcome, stateBytes: next.state, time: now, requestID: nil))
     }
 
-    /// Keeps a saved upgrade in the cache, counts and logs it.
+    /// Keeps a saved upgrade in the cache, counts and logs it, and hands the effects it asked for
+    /// to the runner (as a resume pass would: claimed, then run; their results are later
+    /// revisions, so the read or action that loaded the session waits for none).
     private func saved(_ loaded: LoadedSession, _ next: StoredSession, _ key: SessionKey) {
         cache.put(key, revision: next.revision, state: loaded.state)
         cache.noteKnown(key, next)
+        if !loaded.effects.isEmpty { effects.detach { self.runUnclaimed(loaded.effects, session: next.id) } }
         var fields: [(String, JSONValue)] = [("session", .string(next.id)), ("revision", .int(next.revision))]
         switch loaded.outcome {
         case .current:

@@ -11,7 +11,9 @@ import WayfinderCore
 /// memo makes a new session's first rendering write only the envelope.
 ///
 /// Bounded: at `capacity` distinct launches the table is cleared, and a launch whose context
-/// takes more than `maxKeyBytes` (members the app ignores count too) is never kept.
+/// takes more than `maxKeyBytes` (members the app ignores count too) is never kept. Nor is a
+/// launch that asks for effects: their values may hold a ``Secret``, which lives only for the run
+/// that follows, and such a launch waits for a service anyway.
 final class LaunchCache: Sendable {
     struct Launch: Sendable {
         /// The first state, with a placeholder session id.
@@ -37,20 +39,22 @@ final class LaunchCache: Sendable {
     }
 
     /// The first state of a session `id` started with `context` and `deepLink`, its stored bytes,
-    /// and a render memo for it. Throws what `Engine.start` throws.
+    /// a render memo for it, and the effects it asked for. Throws what `Engine.start` throws.
     func start(
         _ engine: Engine, session id: String, context: JSONObject, deepLink: String?
-    ) throws -> (state: SessionState, stored: [UInt8], memo: RenderMemo) {
+    ) throws -> (state: SessionState, stored: [UInt8], memo: RenderMemo, effects: [EffectRequest]) {
         let key = Key(context: JSONValue.object(context).canonicalBytes, deepLink: deepLink)
         if let launch = table.withLock({ $0[key] }) {
             var state = launch.state
             state.session = id
-            return (state, launch.stored, launch.memo)
+            return (state, launch.stored, launch.memo, [])
         }
-        var state = try engine.start(session: id, context: context, deepLink: deepLink)
+        let launched = try engine.launched(session: id, context: context, deepLink: deepLink)
+        var state = launched.state
         let stored = StateCodec.encode(state)
         var memo = RenderMemo()
         _ = engine.renderJSON(state, memo: &memo)
+        guard launched.effects.isEmpty else { return (state, stored, memo, launched.effects) }
         var check = try engine.start(session: id + "~", context: context, deepLink: deepLink)
         check.session = id
         if check == state, key.context.count <= maxKeyBytes {
@@ -62,6 +66,6 @@ final class LaunchCache: Sendable {
             }
         }
         state.session = id
-        return (state, stored, memo)
+        return (state, stored, memo, [])
     }
 }

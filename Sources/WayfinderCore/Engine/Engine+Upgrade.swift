@@ -22,6 +22,9 @@ public struct LoadedSession: Sendable, Hashable {
     /// Whether `state` differs from what is stored (a new revision, or only the version stamp)
     /// and is to be saved.
     public var changed: Bool
+    /// Effects the upgrade asked for (a flow started in place of a removed one, the launch of a
+    /// rebuilt session), to run once `state` is saved; they are also in `state.effects`.
+    public var effects: [EffectRequest] = []
 }
 
 /// Why a stored state was rebuilt: a small fixed set, so metrics can be labelled with it.
@@ -99,7 +102,7 @@ extension Engine {
         let shown = Set(transitions.filter { [.push, .present, .setRoot].contains($0.op) }.flatMap(\.screens))
         let updated = next.navigation.visibleScreens.map(\.id).filter { !shown.contains($0) }
         if !updated.isEmpty { transitions.append(Transition(.update, updated)) }
-        return LoadedSession(state: next, transitions: transitions, outcome: .migrated(from: from), changed: true)
+        return LoadedSession(state: next, transitions: transitions, outcome: .migrated(from: from), changed: true, effects: navigator.requested)
     }
 
     /// Throws ``SessionVersionAhead`` if `version` is newer than this application's, or the
@@ -136,7 +139,9 @@ extension Engine {
         var transitions = navigator.transitions.filter { $0.op == .setRoot }.suffix(1).map { $0 }
         if transitions.isEmpty { transitions = [Transition(.setRoot, state.navigation.visibleScreens.map(\.id))] }
         transitions[0].screens = state.navigation.visibleScreens.map(\.id)
-        return LoadedSession(state: state, transitions: transitions, outcome: .rebuilt(from: from, reason: reason, detail: detail), changed: true)
+        return LoadedSession(
+            state: state, transitions: transitions, outcome: .rebuilt(from: from, reason: reason, detail: detail), changed: true,
+            effects: navigator.requested)
     }
 
     /// `context` read again by this version's context type, member by member: members it no

@@ -12,6 +12,12 @@ public struct Engine: Sendable {
     /// Starts a session: the application coordinator runs its launch logic, then `deepLink`
     /// (if any) is opened. A bad context or link throws and no session exists.
     public func start(session: String, context: JSONObject, deepLink: String? = nil) throws -> SessionState {
+        try launched(session: session, context: context, deepLink: deepLink).state
+    }
+
+    /// `start`, with the effects the launch asked for (in a flow's `start`, `childDidFinish` or
+    /// deep link), to run as a route's are: the server's create answer waits for them.
+    package func launched(session: String, context: JSONObject, deepLink: String? = nil) throws -> Outcome {
         var navigator = try launch(session: session, context: try app.normalizeContext(context), model: [:])
         if let deepLink {
             _ = try navigator.openDeepLink(deepLink)
@@ -19,7 +25,7 @@ public struct Engine: Sendable {
         }
         var state = navigator.state
         state.revision = 1
-        return state
+        return Outcome(state: state, transitions: navigator.transitions, changed: true, effects: navigator.requested)
     }
 
     /// The navigator of a new session with `context` (already normalized) and `model`, after the
