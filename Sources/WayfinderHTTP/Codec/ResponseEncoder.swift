@@ -1,7 +1,9 @@
 /// Serialises response heads and chunk framing into a byte buffer (RFC 9112 §4, §6, §7).
 ///
 /// The server owns the framing headers: `Date`, `Content-Length`, `Transfer-Encoding` and
-/// `Connection` from the handler are replaced (a handler's `Connection: close` is honoured).
+/// `Connection` from the handler are replaced (a handler's `Connection: close` is honoured). It
+/// marks every answer `X-Content-Type-Options: nosniff` too: a browser takes its `Content-Type`
+/// as given and never guesses script or HTML from JSON.
 enum ResponseEncoder {
     /// "HTTP/1.1 NNN Reason\r\n" for every status 100...599, built once.
     static let statusLines: [[UInt8]] = (0..<600).map { status in
@@ -37,6 +39,8 @@ enum ResponseEncoder {
                 continue
             case 17 where field.name.asciiCaseInsensitiveEquals("transfer-encoding"):
                 continue
+            case 22 where field.name.asciiCaseInsensitiveEquals("x-content-type-options"):
+                continue
             default:
                 appendUTF8(field.name, to: &out)
                 out.append(ASCII.colon)
@@ -50,6 +54,7 @@ enum ResponseEncoder {
         out.append(contentsOf: date)
         out.append(ASCII.cr)
         out.append(ASCII.lf)
+        out.append(contentsOf: noSniff)
         switch framing {
         case .contentLength(let length):
             out.append(contentsOf: contentLengthName)
@@ -72,6 +77,7 @@ enum ResponseEncoder {
     }
 
     static let dateName: [UInt8] = Array("Date: ".utf8)
+    static let noSniff: [UInt8] = Array("X-Content-Type-Options: nosniff\r\n".utf8)
     static let contentLengthName: [UInt8] = Array("Content-Length: ".utf8)
     static let chunkedHeader: [UInt8] = Array("Transfer-Encoding: chunked\r\n".utf8)
     static let connectionClose: [UInt8] = Array("Connection: close\r\n".utf8)

@@ -48,8 +48,7 @@ extension HTTPError {
         }
     }
 
-    /// The default answer: `application/problem+json` (`nosniff`) with type, title, status, code
-    /// and detail.
+    /// The default answer: `application/problem+json` with type, title, status, code and detail.
     public static func defaultResponse(_ error: HTTPError) -> HTTPResponse {
         var body = "{\"type\":\"about:blank\",\"title\":"
         body += jsonString(error.title)
@@ -59,7 +58,7 @@ extension HTTPError {
         body += jsonString(error.detail)
         body += "}"
         return HTTPResponse(
-            status: error.status, headers: ["Content-Type": "application/problem+json", "X-Content-Type-Options": "nosniff"],
+            status: error.status, headers: ["Content-Type": "application/problem+json"],
             body: Array(body.utf8))
     }
 
