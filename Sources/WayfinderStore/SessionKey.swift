@@ -40,34 +40,22 @@ public enum SessionKey: Hashable, Sendable {
         var high: UInt64 = 0, low: UInt64 = 0, invalid: UInt8 = 0
         func accumulate(_ range: Range<Int>, into word: inout UInt64) {
             for index in range {
-                let sextet = sextets[Int(bytes[index])]
+                let sextet = Base64URLAlphabet.sextets[Int(bytes[index])]
                 invalid |= sextet
                 word = word << 6 | UInt64(sextet)
             }
         }
         accumulate(0..<10, into: &high)
-        let split = sextets[Int(bytes[10])]
+        let split = Base64URLAlphabet.sextets[Int(bytes[10])]
         invalid |= split
         high = high << 4 | UInt64(split >> 2)
         low = UInt64(split & 0x3)
         accumulate(11..<21, into: &low)
-        let last = sextets[Int(bytes[21])]
+        let last = Base64URLAlphabet.sextets[Int(bytes[21])]
         invalid |= last
-        // An invalid character maps to 0x40, which no sextet has.
-        guard invalid & 0x40 == 0, last & 0xF == 0 else { return nil }
+        // An invalid character maps to a bit no sextet has.
+        guard invalid & Base64URLAlphabet.invalid == 0, last & 0xF == 0 else { return nil }
         low = low << 2 | UInt64(last >> 4)
         return .compact(high, low)
-    }
-
-    /// The value of each base64url character; 0x40 for every other byte.
-    private static let sextets: [UInt8] = (0...255).map { byte -> UInt8 in
-        switch UInt8(byte) {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(byte) - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt8(byte) - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: 0x40
-        }
     }
 }
