@@ -85,6 +85,8 @@ let package = Package(
         .testTarget(name: "UpgradeTests", dependencies: ["NotesApp", "WayfinderCore", "WayfinderTesting"]),
         .testTarget(name: "WayfinderHTTPTests", dependencies: ["WayfinderHTTP", "WayfinderLiveTesting"]),
         .testTarget(name: "WayfinderStoreTests", dependencies: ["WayfinderStore"]),
+        // Unit tests of the API's internals; COpenSSL to make the keys and signatures they verify.
+        .testTarget(name: "WayfinderAPITests", dependencies: ["WayfinderAPI", "WayfinderCore", "COpenSSL"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
