@@ -395,6 +395,27 @@ struct JWTEncodingTests {
         #expect(verifier.verify(notUTF8, now: now).refusalCode == "token_malformed")
     }
 
+    /// A member named twice (RFC 7515 §4: reject, or take the last): refused, so that no header
+    /// or claim means one thing here and another to a parser that keeps the first. The refusal
+    /// does not repeat the name.
+    @Test func aMemberNamedTwiceIsRefused() throws {
+        let verifier = try Fixture.verifier()
+        let claims = JSONValue.object(Fixture.claims).canonicalBytes
+        let algTwice = TokenMaker.token(header: Array(#"{"alg":"none","alg":"HS256"}"#.utf8), payload: claims, .hmac(Fixture.secret))
+        let nameTwice = Array(#"{"alg":"HS256","zq-twice-zq":1,"zq-twice-zq":2}"#.utf8)
+        let twiceInHeader = TokenMaker.token(header: nameTwice, payload: claims, .hmac(Fixture.secret))
+        let payload = Array(String(decoding: claims.dropLast(), as: UTF8.self).appending(#","sub":"admin"}"#).utf8)
+        let twiceInPayload = TokenMaker.token(header: JSONValue.object(Fixture.header(.hs256)).canonicalBytes, payload: payload, .hmac(Fixture.secret))
+        for token in [algTwice, twiceInHeader, twiceInPayload] {
+            guard case .failure(let refusal) = verifier.verify(token, now: now) else {
+                Issue.record("accepted")
+                continue
+            }
+            #expect(refusal.code == "token_malformed")
+            #expect(!refusal.detail.contains("zq-twice-zq") && !refusal.detail.contains("sub"), "\(refusal.detail)")
+        }
+    }
+
     @Test func aSignedPayloadThatIsNotAJSONObjectIsRefused() throws {
         let verifier = try Fixture.verifier()
         let header = JSONValue.object(Fixture.header(.rs256)).canonicalBytes

@@ -40,13 +40,14 @@ struct CompactJWS: Sendable {
         return CompactJWS(header: header, payload: payload, signingInput: Array(bytes[..<parts[1].endIndex]), signature: signature)
     }
 
-    /// `bytes` as a JSON object, or a refusal naming `part` ("header", "payload").
+    /// `bytes` as a JSON object, or a refusal naming `part` ("header", "payload"). The parser's
+    /// reason stays out of the refusal: it may quote the text (a member named twice is named).
     static func parseObject(_ bytes: [UInt8], _ part: String) throws(JWTRefusal) -> JSONObject {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw .malformed("the \(part) is not JSON: \(error.reason)")
+            throw .malformed("the \(part) is not JSON (at byte \(error.offset))")
         }
         guard let object = value.objectValue else { throw .malformed("the \(part) is \(value.typeNameWithArticle), not an object") }
         return object
