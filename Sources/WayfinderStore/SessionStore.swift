@@ -78,6 +78,15 @@ public protocol SessionStore: Sendable {
     /// Readiness: throws `.unavailable` if the backend cannot serve.
     func ping() throws
 
+    /// The ids of the live sessions (not expired at `now`, the rule of `load`) whose stored `user`
+    /// equals `user`, at most `limit`, sorted by id; empty for a user with none.
+    ///
+    /// Every write keeps what it finds exact: a session is listed from its `create` with that
+    /// user, and no more once a `save` gives it another user (or none), or it is deleted or
+    /// expired; a refused save changes nothing. It blocks (there is no non-blocking form): call
+    /// it off the event loops.
+    func sessions(ofUser user: String, now: Int64, limit: Int) throws -> [String]
+
     /// Up to `limit` sessions whose stored state may hold pending effects
     /// (``PendingEffects/mayBePending(_:)``): what a server resumes when it starts.
     func sessionsWithPendingEffects(limit: Int) throws -> [String]

@@ -14,13 +14,18 @@ public struct StoredSession: Sendable, Equatable {
     public var state: [UInt8]
     /// Unix milliseconds of the last use; a session whose `lastUsed` is older than the TTL expires.
     public var lastUsed: Int64
+    /// An opaque key of the verified user the session belongs to, chosen by the API; nil for a
+    /// session with no identity. The store never interprets it: it stores it with the session and
+    /// finds the user's sessions by it (`SessionStore.sessions(ofUser:now:limit:)`).
+    public var user: String?
 
     /// A session record.
-    public init(id: String, tokenHash: [UInt8], revision: Int, state: [UInt8], lastUsed: Int64) {
+    public init(id: String, tokenHash: [UInt8], revision: Int, state: [UInt8], lastUsed: Int64, user: String? = nil) {
         self.id = id
         self.tokenHash = tokenHash
         self.revision = revision
         self.state = state
         self.lastUsed = lastUsed
+        self.user = user
     }
 }

@@ -244,7 +244,7 @@ struct SQLiteJournalTests {
         try store.save(next, expectedRevision: 3, idempotency: nil, journal: JournalStoreTests.entry(4))
         #expect(try store.journal(id: session.id, since: 0).map(\.revision) == [2, 3, 4])
         let connection = try SQLiteConnection(path: path)
-        #expect(try connection.queryInt("PRAGMA user_version") == 4)
+        #expect(try connection.queryInt("PRAGMA user_version") == SQLiteSchema.currentVersion)
         #expect(try connection.queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'journal'") == 0)
         #expect(try store.delete(id: "other"))
         #expect(try store.journal(id: "other", since: 0) == [])

@@ -9,6 +9,10 @@ import Synchronization
 /// Memory per idle session is the `StoredSession` (id, 32-byte token hash, state bytes, two
 /// integers) plus its dictionary slot and an empty idempotency table (no allocation until used):
 /// roughly 250 bytes plus the state's JSON.
+///
+/// The sessions of each user (`StoredSession.user`) are listed in 64 more shards by user, each a
+/// `Mutex`-guarded dictionary of id sets, changed while the session's shard is locked (so the
+/// index follows a session's writes in their order); a session without a user costs nothing there.
 public final class MemoryStore: SessionStore {
     /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
@@ -16,6 +20,7 @@ public final class MemoryStore: SessionStore {
 
     private static let shardCount = 64
     private let shards: [Shard]
+    private let userShards: [UserShard]
     private let storedCount = Atomic<Int>(0)
     private let reclaimGate: ReclaimGate
 
@@ -23,6 +28,7 @@ public final class MemoryStore: SessionStore {
     public init(configuration: StoreConfiguration = StoreConfiguration()) {
         self.configuration = configuration
         self.shards = (0..<Self.shardCount).map { _ in Shard() }
+        self.userShards = (0..<Self.shardCount).map { _ in UserShard() }
         self.reclaimGate = ReclaimGate(intervalMillis: configuration.reclaimIntervalMillis)
     }
 
@@ -38,6 +44,7 @@ public final class MemoryStore: SessionStore {
             var entry = Entry(session: session)
             if let journal { append(journal, to: &entry.journal) }
             table[key] = entry
+            file(session.id, under: session.user)
             return true
         }
         if !inserted {
@@ -76,6 +83,10 @@ public final class MemoryStore: SessionStore {
                 Self.dropOldest(&table.values[index].idempotency, keeping: configuration.idempotencyRecordsPerSession)
             }
             let lastUsed = max(current.lastUsed, session.lastUsed)
+            if current.user != session.user {
+                unfile(session.id, under: current.user)
+                file(session.id, under: session.user)
+            }
             table.values[index].session = session
             table.values[index].session.lastUsed = lastUsed
             if let journal { append(journal, to: &table.values[index].journal) }
@@ -113,6 +124,7 @@ public final class MemoryStore: SessionStore {
             guard let index = table.index(forKey: key) else { return .notFound }
             let current = table.values[index].session.revision
             if let expectedRevision, current != expectedRevision { return .conflict(current) }
+            unfile(id, under: table.values[index].session.user)
             table.remove(at: index)
             return .saved
         }
@@ -152,7 +164,11 @@ public final class MemoryStore: SessionStore {
                     }
                 }
                 var ids: [String] = []
-                for key in expired { if let entry = table.removeValue(forKey: key) { ids.append(entry.session.id) } }
+                for key in expired {
+                    guard let entry = table.removeValue(forKey: key) else { continue }
+                    unfile(entry.session.id, under: entry.session.user)
+                    ids.append(entry.session.id)
+                }
                 for key in withStaleRecords {
                     guard let index = table.index(forKey: key) else { continue }
                     table.values[index].idempotency = table.values[index].idempotency.filter {
@@ -187,7 +203,31 @@ public final class MemoryStore: SessionStore {
         return found
     }
 
+    public func sessions(ofUser user: String, now: Int64, limit: Int) -> [String] {
+        guard limit > 0 else { return [] }
+        let filed = userShard(for: user).ids.withLock { $0[user] ?? [] }
+        // Each id checked against its session (the index may have moved on since: a later write wins).
+        let live = filed.filter { id in load(id: id, now: now)?.user == user }
+        return Array(live.sorted().prefix(limit))
+    }
+
     // MARK: Internals
+
+    /// Lists session `id` under `user` (nothing for nil); the session's shard is locked.
+    private func file(_ id: String, under user: String?) {
+        guard let user else { return }
+        _ = userShard(for: user).ids.withLock { $0[user, default: []].insert(id) }
+    }
+
+    /// Removes session `id` from the list of `user` (nothing for nil); the session's shard is locked.
+    private func unfile(_ id: String, under user: String?) {
+        guard let user else { return }
+        userShard(for: user).ids.withLock { table in
+            guard let index = table.index(forKey: user) else { return }
+            table.values[index].remove(id)
+            if table.values[index].isEmpty { table.remove(at: index) }
+        }
+    }
 
     /// One stored session with its idempotency records (an empty dictionary allocates nothing)
     /// and its journal (nil until its first entry).
@@ -217,6 +257,15 @@ public final class MemoryStore: SessionStore {
 
     private final class Shard: Sendable {
         let entries = Mutex<[SessionKey: Entry]>([:])
+    }
+
+    /// The ids of each user's sessions (one shard's users).
+    private final class UserShard: Sendable {
+        let ids = Mutex<[String: Set<String>]>([:])
+    }
+
+    private func userShard(for user: String) -> UserShard {
+        userShards[Int(UInt(bitPattern: user.hashValue) % UInt(Self.shardCount))]
     }
 
     private func shard(for key: SessionKey) -> Shard {

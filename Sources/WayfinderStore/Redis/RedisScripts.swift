@@ -3,7 +3,10 @@
 /// Redis runs a script alone (no other command interleaves), so a compare-and-set, the writes of
 /// its idempotency record, its index entries (pending effects too: a session is filed in `fx`
 /// while its state holds them) and its notification are one step for every instance sharing
-/// the server. A change is published only if an instance watches the session
+/// the server. A single Redis keeps each user's set of sessions (`wf:u:{user}`) in the same
+/// step too (`USER_SETS`); in a cluster that set is in the user's slot, not the session's, so
+/// the scripts leave it alone and tell the store what to change there (see `RedisStore`).
+/// A change is published only if an instance watches the session
 /// (`RedisWatches`). The key layout is documented on `RedisStore`: a session's keys
 /// are declared in `KEYS` (they share the session's slot, so a cluster runs the script on the
 /// node that holds them); keys derived inside a script (another record of the same session,
@@ -28,6 +31,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
             local P, CHANNEL, ORIGIN = \(literal(c.prefix)), \(literal(c.channel)), ARGV[1]
             local KEY_TTL, RECORD_TTL = '\(c.sessionKeyTTL)', '\(c.recordKeyTTL)'
             local JOURNAL_ENTRIES, JOURNAL_BYTES, RECORDS_KEPT = \(c.journalEntries), \(c.journalBytes), \(c.recordsKept)
+            local USER_SETS = \(c.isCluster ? "false" : "true")
             """
         return allCases.map { script in
             var used = script.body
@@ -49,6 +53,11 @@ enum RedisScript: Int, CaseIterable, Sendable {
         ("ikey", #"local function ikey(id) return P .. 'ik:{' .. id .. '}' end"#),
         ("rkey", #"local function rkey(id, key) return P .. 'i:{' .. id .. '}:' .. key end"#),
         ("jkey", #"local function jkey(id) return P .. 'j:{' .. id .. '}' end"#),
+        ("ukey", #"local function ukey(user) return P .. 'u:{' .. user .. '}' end"#),
+        ("userArgument", #"""
+        -- A user argument: '' for none, else '+' and the user (so that an empty user is one).
+        local function userArgument(value) if value == '' then return nil end return string.sub(value, 2) end
+        """#),
         ("notify", #"""
         -- Publishes a change of session `id` if some instance watches it (has event streams or
         -- long polls on it: `wf:w:{id}` exists), so unwatched changes cost no message.
@@ -77,10 +86,13 @@ enum RedisScript: Int, CaseIterable, Sendable {
         end
         """#),
         ("purge", #"""
-        -- Deletes a session's hash, its idempotency records, index entries and watchers (notify
-        -- first); 1 if the hash existed.
+        -- Deletes a session's hash, its idempotency records, index entries (its user's set too,
+        -- if USER_SETS) and watchers (notify first); 1 if the hash existed, and its user (false
+        -- for none).
         local function purge(id, live, irec, fx)
+          local user = redis.call('HGET', skey(id), 'user')
           local existed = redis.call('DEL', skey(id))
+          if user and USER_SETS then redis.call('SREM', ukey(user), id) end
           redis.call('DEL', P .. 'w:{' .. id .. '}')
           local index = ikey(id)
           for _, key in ipairs(redis.call('ZRANGE', index, 0, -1)) do
@@ -91,7 +103,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
           redis.call('DEL', jkey(id))
           redis.call('ZREM', live, id)
           redis.call('SREM', fx, id)
-          return existed
+          return existed, user
         end
         """#),
         ("journal", #"""
@@ -122,7 +134,8 @@ enum RedisScript: Int, CaseIterable, Sendable {
         case .create:
             // KEYS: session, key index, live, irec, fx
             // ARGV: origin, id, rev, token, state, used, max (-1: unchecked), cutoff, reclaimLimit,
-            //       fx ('1' if the state may hold pending effects, else '0') [, journal entry, its size]
+            //       fx ('1' if the state may hold pending effects, else '0'), user ('' or '+user')
+            //       [, journal entry, its size]
             // -> {'ok', reclaimed ids...} | {'dup'} | {'limit', reclaimed ids...}
             return #"""
                 local id = ARGV[2]
@@ -143,11 +156,16 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   end
                 end
                 local fx = ARGV[10]
-                local jb = journal(id, ARGV[11], ARGV[12], nil, true)
+                local jb = journal(id, ARGV[12], ARGV[13], nil, true)
                 if jb then
                   redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx, 'jb', jb)
                 else
                   redis.call('HSET', KEYS[1], 'rev', ARGV[3], 'token', ARGV[4], 'state', ARGV[5], 'used', ARGV[6], 'fx', fx)
+                end
+                local user = userArgument(ARGV[11])
+                if user then
+                  redis.call('HSET', KEYS[1], 'user', user)
+                  if USER_SETS then redis.call('SADD', ukey(user), id) end
                 end
                 noteEffects(KEYS[5], id, '0', fx)
                 redis.call('PEXPIRE', KEYS[1], KEY_TTL)
@@ -157,8 +175,9 @@ enum RedisScript: Int, CaseIterable, Sendable {
         case .save:
             // KEYS: session [, live, irec, fx (a cluster: its slot's)] [, record]
             // ARGV: origin, id, expected, rev, token, state, used, fx ('1' if the state may hold pending
-            //       effects, else '0') [, journal entry, its size [, key, record, createdAt, keyCutoff]]
-            // -> {'ok'} | {'notfound'} | {'conflict', rev} | {'keytaken'}
+            //       effects, else '0'), user ('' or '+user') [, journal entry, its size [, key, record,
+            //       createdAt, keyCutoff]]
+            // -> {'ok'} | {'ok', 'user'} (the user changed) | {'notfound'} | {'conflict', rev} | {'keytaken'}
             // An empty entry stands for none (an idempotency record without a journal entry).
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
             // After adding a record, only the session's RECORDS_KEPT newest stay.
@@ -168,21 +187,32 @@ enum RedisScript: Int, CaseIterable, Sendable {
             // converts twice).
             return #"""
                 local id = ARGV[2]
-                local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx', 'jb')
+                local current = redis.call('HMGET', KEYS[1], 'rev', 'used', 'fx', 'jb', 'user')
                 if not current[1] then return {'notfound'} end
                 if current[1] ~= ARGV[3] then return {'conflict', current[1]} end
-                local key = ARGV[11]
+                local key = ARGV[12]
                 local index = P .. 'ik:{' .. id .. '}'
                 if key then
                   local created = redis.call('ZSCORE', index, key)
-                  if created and created - ARGV[14] >= 0 then return {'keytaken'} end
+                  if created and created - ARGV[15] >= 0 then return {'keytaken'} end
+                end
+                local reply = {'ok'}
+                local user, was = ARGV[9], current[5] or nil
+                if user == '' then user = nil else user = string.sub(user, 2) end
+                if user ~= was then
+                  if user then redis.call('HSET', KEYS[1], 'user', user) else redis.call('HDEL', KEYS[1], 'user') end
+                  if USER_SETS then
+                    if was then redis.call('SREM', P .. 'u:{' .. was .. '}', id) end
+                    if user then redis.call('SADD', P .. 'u:{' .. user .. '}', id) end
+                  end
+                  reply[2] = 'user'
                 end
                 local fx = ARGV[8]
                 if fx ~= (current[3] or '0') then
                   if fx == '1' then redis.call('SADD', FX, id) else redis.call('SREM', FX, id) end
                 end
                 local moved = current[2] - ARGV[7] < 0
-                local jb = journal(id, ARGV[9], ARGV[10], current[4], moved) or current[4]
+                local jb = journal(id, ARGV[10], ARGV[11], current[4], moved) or current[4]
                 if jb then
                   redis.call('HSET', KEYS[1], 'rev', ARGV[4], 'token', ARGV[5], 'state', ARGV[6], 'fx', fx, 'jb', jb)
                 else
@@ -195,9 +225,9 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   redis.call('ZADD', LIVE, ARGV[7], id)
                 end
                 if key then
-                  redis.call('SET', KEYS[#KEYS], ARGV[12], 'PX', RECORD_TTL)
-                  redis.call('ZADD', index, ARGV[13], key)
-                  redis.call('ZADD', IREC, ARGV[13], id .. '\n' .. key)
+                  redis.call('SET', KEYS[#KEYS], ARGV[13], 'PX', RECORD_TTL)
+                  redis.call('ZADD', index, ARGV[14], key)
+                  redis.call('ZADD', IREC, ARGV[14], id .. '\n' .. key)
                   local extra = redis.call('ZCARD', index) - RECORDS_KEPT
                   if extra > 0 then
                     for _, old in ipairs(redis.call('ZRANGE', index, 0, extra - 1)) do
@@ -211,7 +241,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 if ARGV[4] ~= ARGV[3] and redis.call('EXISTS', P .. 'w:{' .. id .. '}') == 1 then
                   redis.call('PUBLISH', CHANNEL, id .. ' saved ' .. ARGV[4] .. ' ' .. ORIGIN)
                 end
-                return {'ok'}
+                return reply
                 """#
         case .touch:
             // KEYS: session, key index, live. ARGV: origin, id, now -> 1 | 0 (absent)
@@ -228,7 +258,9 @@ enum RedisScript: Int, CaseIterable, Sendable {
                 return 1
                 """#
         case .delete:
-            // KEYS: session, key index, live, irec, fx. ARGV: origin, id [, expected] -> 1 | 0 | {'conflict', rev}
+            // KEYS: session, key index, live, irec, fx. ARGV: origin, id [, expected]
+            // -> 1 | 0 | {'conflict', rev} | {1, user} (a cluster: the deleted session's user, whose set
+            //    the store updates)
             return #"""
                 if ARGV[3] then
                   local current = redis.call('HGET', KEYS[1], 'rev')
@@ -236,22 +268,30 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   if current ~= ARGV[3] then return {'conflict', current} end
                 end
                 if redis.call('EXISTS', KEYS[1]) == 1 then notify(ARGV[2], ARGV[2] .. ' deleted ' .. ORIGIN) end
-                return purge(ARGV[2], KEYS[3], KEYS[4], KEYS[5])
+                local existed, user = purge(ARGV[2], KEYS[3], KEYS[4], KEYS[5])
+                if USER_SETS or not user then return existed end
+                return {existed, user}
                 """#
         case .expire:
             // No KEYS (one node's own index keys). ARGV: origin, sessionCutoff, recordCutoff, limit
-            // [, slot tags...] -> {{expired ids...}, records removed}
+            // [, slot tags...] -> {{expired ids...}, records removed, {id, user, ...}} (the last: in a
+            // cluster, the expired sessions that had a user, whose sets the store updates)
             return #"""
                 local limit = tonumber(ARGV[4])
                 local expired = {}
                 local records = 0
+                local users = {}
                 for _, index in ipairs(indexes(5)) do
                   if #expired >= limit or records >= limit then break end
                   local live, irec, fx = index[1], index[2], index[3]
                   for _, id in ipairs(redis.call('ZRANGEBYSCORE', live, '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #expired)) do
                     notify(id, id .. ' deleted ' .. ORIGIN)
-                    purge(id, live, irec, fx)
+                    local _, user = purge(id, live, irec, fx)
                     expired[#expired + 1] = id
+                    if user and not USER_SETS then
+                      users[#users + 1] = id
+                      users[#users + 1] = user
+                    end
                   end
                   for _, member in ipairs(redis.call('ZRANGEBYSCORE', irec, '-inf', '(' .. ARGV[3], 'LIMIT', 0, limit - records)) do
                     local split = string.find(member, '\n', 1, true)
@@ -263,7 +303,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                     records = records + 1
                   end
                 end
-                return {expired, records}
+                return {expired, records, users}
                 """#
         case .idempotencyRecord:
             // KEYS: key index, record. ARGV: origin, key -> the record's bytes | nil

@@ -52,6 +52,12 @@ extension RedisStore {
         try blocking { done in ping(on: nil, done) }
     }
 
+    /// The user's set, each id checked against its session (see "Key layout" on `RedisStore`).
+    public func sessions(ofUser user: String, now: Int64, limit: Int) throws -> [String] {
+        guard limit > 0 else { return [] }
+        return try blocking { done in userSessions(user, now: now, limit: limit, done) }
+    }
+
     /// Instances share Redis: one may die with effects in hand.
     public var sharedByInstances: Bool { true }
 

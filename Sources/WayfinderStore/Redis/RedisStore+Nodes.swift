@@ -100,13 +100,21 @@ extension RedisStore {
         } _: { [self] result in
             do {
                 let value = try result.get()
-                guard case .array(let parts) = value, parts.count == 2, case .array(let ids) = parts[0], let records = parts[1].integer
+                guard case .array(let parts) = value, parts.count == 3, case .array(let ids) = parts[0], let records = parts[1].integer,
+                    case .array(let users) = parts[2]
                 else { throw unexpected(value, "expire") }
                 for id in ids {
                     if let id = id.text { changes.publish(id, .deleted) }
                 }
-                if ids.count < batchLimit && records < batchLimit { return reply(.success(total + ids.count)) }
-                expire(node, tags: tags, now: now, on: client, total: total + ids.count, reply)
+                // A cluster: the expired sessions' users' sets are in other slots (see "Key layout").
+                let unfiled = stride(from: 0, to: users.count - 1, by: 2).compactMap { index -> (String, String)? in
+                    guard let id = users[index].text, let user = users[index + 1].text else { return nil }
+                    return (id, user)
+                }
+                unfileFromUsers(unfiled, on: client) { [self] in
+                    if ids.count < batchLimit && records < batchLimit { return reply(.success(total + ids.count)) }
+                    expire(node, tags: tags, now: now, on: client, total: total + ids.count, reply)
+                }
             } catch {
                 reply(.failure(error))
             }

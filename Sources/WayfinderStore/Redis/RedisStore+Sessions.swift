@@ -40,9 +40,10 @@ extension RedisStore {
                 command.add(now &- configuration.ttlMillis)
                 command.add(batchLimit)
                 command.add(effectsFlag(session.state))
+                command.add(Self.userArgument(session.user))
                 if let journal { addJournal(journal, to: &command) }
             } _: { [self] result in
-                done(Result {
+                let created = Result {
                     let reply = try result.get()
                     guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "create") }
                     for part in parts.dropFirst() {
@@ -54,7 +55,10 @@ extension RedisStore {
                     case "limit": throw StoreError.sessionLimit
                     default: throw unexpected(reply, "create")
                     }
-                })
+                }
+                // A cluster files the session under its user now (see "Key layout").
+                guard case .success = created, topology.isCluster, let user = session.user else { return done(created) }
+                fileUnderUser(session.id, user, on: client, done)
             }
         }
     }
@@ -66,18 +70,20 @@ extension RedisStore {
     ) {
         var command = RedisCommand("HMGET")
         command.add(sessionKey(id))
-        for field in ["rev", "token", "state", "used"] { command.add(field) }
+        for field in ["rev", "token", "state", "used", "user"] { command.add(field) }
         withClient(loop, refused: { done(.failure($0)) }) { [self, command] client in
             send(command, to: .session(id), on: client) { [self] result in
                 done(Result {
                     let reply = try result.get()
-                    guard case .array(let fields) = reply, fields.count == 4 else { throw unexpected(reply, "load") }
+                    guard case .array(let fields) = reply, fields.count == 5 else { throw unexpected(reply, "load") }
                     if fields[0] == .null { return nil }
                     guard let revision = fields[0].integer, let tokenHash = fields[1].bytes, let state = fields[2].bytes,
                         let lastUsed = fields[3].integer
                     else { throw StoreError.unavailable("redis: corrupt session hash \(sessionKey(id))") }
                     if configuration.isExpired(lastUsed: Int64(lastUsed), now: now) { return nil }
-                    return StoredSession(id: id, tokenHash: tokenHash, revision: revision, state: state, lastUsed: Int64(lastUsed))
+                    return StoredSession(
+                        id: id, tokenHash: tokenHash, revision: revision, state: state, lastUsed: Int64(lastUsed),
+                        user: fields[4].bytes.map { String(decoding: $0, as: UTF8.self) })
                 })
             }
         }
@@ -106,6 +112,7 @@ extension RedisStore {
                 command.add(session.state)
                 command.add(session.lastUsed)
                 command.add(effectsFlag(session.state))
+                command.add(Self.userArgument(session.user))
                 if let journal {
                     addJournal(journal, to: &command)
                 } else if idempotency != nil {
@@ -118,11 +125,13 @@ extension RedisStore {
                     command.add(idempotency.createdAt &- configuration.idempotencyTTLMillis)
                 }
             } _: { [self] result in
-                done(Result {
+                var movedUser = false
+                let saved = Result {
                     let reply = try result.get()
                     guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "save") }
                     switch outcome {
                     case "ok":
+                        movedUser = parts.count == 2 && parts[1].text == "user"
                         if session.revision != expectedRevision { changes.publish(session.id, .saved(revision: session.revision)) }
                     case "notfound":
                         throw StoreError.notFound
@@ -134,7 +143,11 @@ extension RedisStore {
                     default:
                         throw unexpected(reply, "save")
                     }
-                })
+                }
+                // A cluster files the session under its new user now; the old user's set keeps the
+                // id until a listing finds it has moved on (see "Key layout").
+                guard case .success = saved, movedUser, topology.isCluster, let user = session.user else { return done(saved) }
+                fileUnderUser(session.id, user, on: client, done)
             }
         }
     }
@@ -170,15 +183,28 @@ extension RedisStore {
                 command.add(id)
                 if let expectedRevision { command.add(expectedRevision) }
             } _: { [self] result in
-                done(Result {
+                var user: String?
+                let deleted = Result {
                     let reply = try result.get()
                     if case .array(let parts) = reply, parts.count == 2, parts[0].text == "conflict", let current = parts[1].integer {
                         throw StoreError.conflict(currentRevision: current)
                     }
-                    guard case .integer(let existed) = reply else { throw unexpected(reply, "delete") }
+                    let existed: Int
+                    switch reply {
+                    case .integer(let value):
+                        existed = value
+                    case .array(let parts) where parts.count == 2 && parts[0] == .integer(1) && parts[1].bytes != nil:
+                        // A cluster: the deleted session's user, whose set is in another slot.
+                        existed = 1
+                        user = parts[1].bytes.map { String(decoding: $0, as: UTF8.self) }
+                    default:
+                        throw unexpected(reply, "delete")
+                    }
                     if existed == 1 { changes.publish(id, .deleted) }
                     return existed == 1
-                })
+                }
+                guard let user else { return done(deleted) }
+                unfileFromUsers([(id, user)], on: client) { done(deleted) }
             }
         }
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// ## Key layout (prefix `wf:` by default; `{id}` is the session's hash tag)
 /// | key | type | holds | Redis TTL |
 /// |---|---|---|---|
-/// | `wf:s:{id}` | hash | `rev`, `token` (SHA-256), `state` (JSON), `used` (unix ms) | session TTL + allowance |
+/// | `wf:s:{id}` | hash | `rev`, `token` (SHA-256), `state` (JSON), `used` (unix ms), `user` (if it has one) | session TTL + allowance |
 /// | `wf:i:{id}:{key}` | string | one idempotency record (`RedisRecordCoding`) | idempotency TTL + allowance |
 /// | `wf:ik:{id}` | sorted set | the session's idempotency keys, scored by `createdAt` | session TTL + allowance |
 /// | `wf:live` | sorted set | every session id, scored by `used` | none |
@@ -17,12 +17,29 @@ import Synchronization
 /// | `wf:w:{id}` | hash | the instances watching the session (`RedisWatches`) | 30 s, renewed |
 /// | `wf:claim:{id}/{effect}` | string | the instance running the effect (`claimEffect`) | the lease |
 /// | `wf:j:{id}` | list | the session's journal, oldest first: `{revision} {record length} {record}{state}` (the hash's `jb` counts their bytes) | session TTL + allowance |
+/// | `wf:u:{user}` | set | the ids of the user's sessions (field `user` of their hashes) | none |
 ///
 /// In a cluster the three indexes are kept per slot: `wf:live:{t}`, `wf:irec:{t}` and `wf:fx:{t}`,
 /// where `t` is a tag of that slot (`RedisSlots.slotTags`), so every key a script touches is in
 /// one slot and one script updates a session and its index entries together. `count`,
 /// `expire` and `sessionsWithPendingEffects` run one script per master over the indexes of the
 /// slots it serves.
+///
+/// A user's set is hashed by the user (`{user}`), so in a cluster it lives in another slot than
+/// its sessions and no script can change both. There the set is kept consistent enough instead
+/// of exact, and `sessions(ofUser:now:limit:)` makes up the difference: a create with a user, or
+/// a save that changes the user, adds the id to the (new) user's set once its script has run,
+/// and a delete or an expiry removes the id from its user's set once its script has run (the
+/// scripts answer the user). A save does not remove the id from the old user's set: another
+/// instance's save changing the user back could land in between, and the id would then be
+/// missing from the set of the user the session has. The listing reads the set, then each
+/// session's `used` and `user`, keeps those still live with that user, and removes from the set
+/// the ids whose session is gone or has another user (reading those once more afterwards and
+/// adding back any that a write gave that user meanwhile). So the listing is exact for every
+/// write that returned; an id is missing from it only if the `SADD` after a create's or save's
+/// script failed (the write then fails `.unavailable`, though its script ran: "the outcome is
+/// unknown"). A single Redis keeps the set exact inside the scripts; there the listing's check
+/// only collects ids left behind by keys that Redis expired by itself.
 ///
 /// Changes are published on the channel `wf:changes` (`wf:changes:{db}` for a database other than
 /// 0, since Redis channels are global) as `{id} saved {rev} {origin}` or `{id} deleted {origin}`;
@@ -178,6 +195,7 @@ public final class RedisStore: SessionStore {
     func sessionKey(_ id: String) -> String { keyPrefix + "s:{" + id + "}" }
     func keyIndexKey(_ id: String) -> String { keyPrefix + "ik:{" + id + "}" }
     func recordKey(_ id: String, _ key: String) -> String { keyPrefix + "i:{" + id + "}:" + key }
+    func userKey(_ user: String) -> String { keyPrefix + "u:{" + user + "}" }
 
     /// The index keys (sessions by use, records by age, sessions with pending effects) that
     /// hold session `id`'s entries.
@@ -189,9 +207,10 @@ public final class RedisStore: SessionStore {
 
     // MARK: Running commands
 
-    /// Where a command goes: the node serving a session's slot, or one node.
+    /// Where a command goes: the node serving a session's slot, the slot of a key, or one node.
     enum Target: Sendable {
         case session(String)
+        case key(String)
         case node(RedisNodeAddress)
     }
 
@@ -228,6 +247,7 @@ public final class RedisStore: SessionStore {
     func send(_ command: RedisCommand, to target: Target, on client: RedisLoopClient, _ handler: @escaping RedisLoopClient.Handler) {
         switch target {
         case .session(let id): client.send(command, slot: topology.isCluster ? RedisSlots.slot(session: id) : 0, handler)
+        case .key(let key): client.send(command, slot: topology.isCluster ? RedisSlots.slot(key.utf8) : 0, handler)
         case .node(let address): client.send(command, to: address, handler)
         }
     }

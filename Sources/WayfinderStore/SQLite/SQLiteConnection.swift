@@ -188,6 +188,11 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
+    /// The column's text, or nil if it is NULL.
+    func columnOptionalText(_ index: Int32) -> String? {
+        sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : columnText(index)
+    }
+
     func columnBlob(_ index: Int32) -> [UInt8] {
         // Per the SQLite docs: read the pointer first, then the size.
         guard let bytes = sqlite3_column_blob(handle, index) else { return [] }

@@ -8,6 +8,7 @@ final class SQLiteReader {
     private let loadIdempotency: SQLiteStatement
     private let selectOne: SQLiteStatement
     private let loadWindow: SQLiteStatement
+    private let selectOfUser: SQLiteStatement
     private let log: SQLiteEntryLog
     private let seesPending: Bool
 
@@ -18,7 +19,7 @@ final class SQLiteReader {
         self.log = log
         self.seesPending = seesPending
         loadSession = try connection.prepare(
-            "SELECT token_hash, revision, state, last_used FROM sessions WHERE id = ?1")
+            "SELECT token_hash, revision, state, last_used, user FROM sessions WHERE id = ?1")
         loadIdempotency = try connection.prepare(
             """
             SELECT fingerprint, status, headers, body, created_at FROM idempotency
@@ -26,6 +27,9 @@ final class SQLiteReader {
             """)
         selectOne = try connection.prepare("SELECT value FROM counters WHERE name = 'sessions'")
         loadWindow = try connection.prepare("SELECT journal FROM sessions WHERE id = ?1")
+        // A range of the index `sessions_by_user`, already in id order.
+        selectOfUser = try connection.prepare(
+            "SELECT id FROM sessions WHERE user = ?1 AND last_used >= ?2 ORDER BY id LIMIT ?3")
     }
 
     /// The session's journal entries from revision `since`, oldest first: those its window lists
@@ -70,7 +74,19 @@ final class SQLiteReader {
             tokenHash: loadSession.columnBlob(0),
             revision: Int(loadSession.columnInt64(1)),
             state: loadSession.columnBlob(2),
-            lastUsed: loadSession.columnInt64(3))
+            lastUsed: loadSession.columnInt64(3),
+            user: loadSession.columnOptionalText(4))
+    }
+
+    /// Up to `limit` ids of the sessions of `user` last used at or after `cutoff`, sorted.
+    func sessions(ofUser user: String, cutoff: Int64, limit: Int) throws -> [String] {
+        defer { selectOfUser.reset() }
+        try selectOfUser.bind(1, user)
+        try selectOfUser.bind(2, cutoff)
+        try selectOfUser.bind(3, limit)
+        var ids: [String] = []
+        while try selectOfUser.step() { ids.append(selectOfUser.columnText(0)) }
+        return ids
     }
 
     func idempotencyRecord(sessionID: String, key: String) throws -> IdempotencyRecord? {

@@ -10,8 +10,11 @@
 ///   version 3 the same rows without the index, each session's row listing its entries' rowids
 ///   (column `journal`, an `SQLiteJournalWindow`); since version 4 in the entry log beside the
 ///   file (`SQLiteEntryLog`), the session's row listing their positions in it, and no table.
+/// - Since version 5 a session's row holds its user (`user`, NULL for none), with a partial index
+///   on `(user, id)` over the rows that have one, so a user's sessions are an index range in id
+///   order and sessions without a user cost the index nothing.
 enum SQLiteSchema {
-    static let currentVersion: Int64 = 4
+    static let currentVersion: Int64 = 5
 
     /// Brings the database to `currentVersion`; safe if several processes open it at once.
     /// Entries moved out of an older file go to `log`.
@@ -25,15 +28,21 @@ enum SQLiteSchema {
                 try connection.execute(version2)
                 try migrateToVersion3(connection)
                 try migrateToVersion4(connection, log: log)
+                try connection.execute(version5)
             case 1:
                 try connection.execute(version2)
                 try migrateToVersion3(connection)
                 try migrateToVersion4(connection, log: log)
+                try connection.execute(version5)
             case 2:
                 try migrateToVersion3(connection)
                 try migrateToVersion4(connection, log: log)
+                try connection.execute(version5)
             case 3:
                 try migrateToVersion4(connection, log: log)
+                try connection.execute(version5)
+            case 4:
+                try connection.execute(version5)
             case currentVersion:
                 break
             default:
@@ -180,4 +189,13 @@ enum SQLiteSchema {
         try log.flush()
         try connection.execute("DROP TABLE journal; PRAGMA user_version = 4;")
     }
+
+    /// Version 5: the session's user and the index that finds a user's sessions (existing rows
+    /// get NULL: a session stored before had no identity). Adding a nullable column rewrites no
+    /// row; building the index reads the table once and adds no entry.
+    static let version5 = """
+        ALTER TABLE sessions ADD COLUMN user TEXT;
+        CREATE INDEX sessions_by_user ON sessions (user, id) WHERE user IS NOT NULL;
+        PRAGMA user_version = 5;
+        """
 }

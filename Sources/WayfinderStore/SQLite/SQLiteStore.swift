@@ -570,6 +570,13 @@ public final class SQLiteStore: SessionStore {
         try withReader { try $0.ping() }
     }
 
+    /// An index range (`sessions_by_user`); while a group is open or statements are queued, read
+    /// through the writing connection after running them, so every write so far is seen.
+    public func sessions(ofUser user: String, now: Int64, limit: Int) throws -> [String] {
+        guard limit > 0 else { return [] }
+        return try withReader { try $0.sessions(ofUser: user, cutoff: now &- configuration.ttlMillis, limit: limit) }
+    }
+
     // MARK: Internals
 
     private enum CreateOutcome: Sendable {

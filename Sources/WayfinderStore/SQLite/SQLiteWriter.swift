@@ -70,19 +70,20 @@ final class SQLiteWriter: @unchecked Sendable {
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
         insertSession = try connection.prepare(
-            "INSERT INTO sessions (id, token_hash, revision, state, last_used, journal) VALUES (?1, ?2, ?3, ?4, ?5, ?7)")
+            "INSERT INTO sessions (id, token_hash, revision, state, last_used, journal, user) VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?8)")
         updateSession = try connection.prepare(
             """
             UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4, last_used = max(last_used, ?5),
-                journal = coalesce(?7, journal)
+                journal = coalesce(?7, journal), user = ?8
             WHERE id = ?1 AND revision = ?6
             """)
-        // The same without `last_used` in the SET list, so the `last_used` index is left alone:
-        // one page written per commit instead of three.
+        // The same without `last_used` and `user` in the SET list, so their indexes are left
+        // alone: one page written per commit instead of three. (A save that changes the user, rare,
+        // takes the statement above.)
         updateState = try connection.prepare(
             """
             UPDATE sessions SET token_hash = ?2, revision = ?3, state = ?4, journal = coalesce(?7, journal)
-            WHERE id = ?1 AND revision = ?6 AND last_used >= ?5
+            WHERE id = ?1 AND revision = ?6 AND last_used >= ?5 AND user IS ?8
             """)
         selectRevision = try connection.prepare("SELECT revision FROM sessions WHERE id = ?1")
         upsertIdempotency = try connection.prepare(
@@ -138,14 +139,16 @@ final class SQLiteWriter: @unchecked Sendable {
         }
     }
 
-    /// Binds a row's columns as parameters 1 to 5 (the insert and both updates number them alike;
-    /// 7 is the journal window, NULL for none or, in an update, for the one stored).
+    /// Binds a row's columns as parameters 1 to 5 and 8, the user (left unbound, NULL, for none;
+    /// the insert and both updates number them alike; 7 is the journal window, NULL for none or,
+    /// in an update, for the one stored).
     private func bindRow(_ statement: SQLiteStatement, _ session: StoredSession) throws {
         try statement.bind(1, session.id)
         try statement.bind(2, session.tokenHash)
         try statement.bind(3, session.revision)
         try statement.bind(4, session.state)
         try statement.bind(5, session.lastUsed)
+        if let user = session.user { try statement.bind(8, user) }
     }
 
     /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`;

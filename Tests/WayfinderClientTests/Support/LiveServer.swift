@@ -99,6 +99,9 @@ final class FaultyStore: SessionStore {
     func count(now: Int64) throws -> Int { base.count(now: now) }
     func ping() throws { try check() }
     func sessionsWithPendingEffects(limit: Int) throws -> [String] { base.sessionsWithPendingEffects(limit: limit) }
+    func sessions(ofUser user: String, now: Int64, limit: Int) throws -> [String] {
+        base.sessions(ofUser: user, now: now, limit: limit)
+    }
 }
 
 /// The sample app's engine, built once for every test.
