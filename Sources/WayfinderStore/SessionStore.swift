@@ -1,7 +1,8 @@
-/// Where sessions live: load by id, compare-and-set save, delete, expire, publish changes.
+/// Where sessions live: load by id, compare-and-set save, delete, expire, publish changes, list
+/// a user's sessions.
 ///
-/// Shaped for a networked backend too (Redis): every call names one session or is a bulk
-/// maintenance pass, and no call hands out references into the store.
+/// Shaped for a networked backend too (Redis): every call names one session or one user, or is
+/// a bulk maintenance pass, and no call hands out references into the store.
 ///
 /// - Important: Implementations are safe to call from many threads at once (the API calls them from
 ///   every epoll loop). There is no global lock: a session is changed by one writer at a time via

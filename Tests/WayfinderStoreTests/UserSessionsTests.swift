@@ -387,6 +387,40 @@ struct RedisUserSessionsTests {
         #expect(try members() == [])
     }
 
+    /// An expiry pass removes each expired session from its user's set (a cluster: after the
+    /// script, which answers the users), without waiting for a listing.
+    @Test(arguments: [false, true])
+    func expiryRemovesTheIDsFromTheUsersSets(cluster clustered: Bool) throws {
+        let configuration = StoreConfiguration(ttlMillis: 1_000)
+        let prefix = "t-\(UUID().uuidString):"
+        let store: RedisStore
+        let members: (String) throws -> String
+        if clustered {
+            let cluster = try RedisCluster.shared.get()
+            store = try RedisStore(url: cluster.url, configuration: configuration, keyPrefix: prefix)
+            members = { key in
+                let node = try clusterNode(for: key, in: cluster)
+                return try RedisCluster.cli(["-p", String(node.port), "SCARD", key]).output
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+        } else {
+            let server = try RedisServer.shared.get()
+            let database = RedisServer.freshDatabase()
+            store = try RedisStore(url: server.url(database: database), configuration: configuration, keyPrefix: prefix)
+            members = { key in try server.cli(database: database, "SCARD", key) }
+        }
+        defer { store.close() }
+        let idle = UserSessionsTests.session("i", user: "alice"), used = UserSessionsTests.session("u", user: "alice")
+        let bobs = UserSessionsTests.session("b", user: "bob")
+        for session in [idle, used, bobs] { try store.create(session, maxSessions: 10) }
+        try store.touch(id: used.id, now: Fixture.t0 + 900)
+        #expect(try members(prefix + "u:{alice}") == "2")
+        #expect(try store.expire(now: Fixture.t0 + 1_001) == 2)
+        #expect(try members(prefix + "u:{alice}") == "1")
+        #expect(try members(prefix + "u:{bob}") == "0")
+        #expect(try store.sessions(ofUser: "alice", now: Fixture.t0 + 1_001, limit: 10) == [used.id])
+    }
+
     /// The master serving `key`'s slot (the others answer `MOVED`).
     private func clusterNode(for key: String, in cluster: RedisCluster) throws -> RedisServer {
         for node in cluster.nodes {
