@@ -6,6 +6,9 @@ struct AppFlow: DemoFlow {
     let children: [any Flow.Type] = [OnboardingFlow.self, AuthFlow.self, MainFlow.self]
 
     func start(_ flow: inout FlowContext<Self>) throws {
+        // A session created with a verified identity (a JWT of the team's identity provider)
+        // starts signed in as that user; everyone else signs in with a password.
+        if let identity = flow.identity { flow.signIn(identity.claim("email") ?? identity.subject) }
         try launch(&flow)
     }
 

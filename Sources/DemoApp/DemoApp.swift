@@ -40,7 +40,9 @@ enum Demo: AppSchema {
 /// Every flow of the sample app.
 protocol DemoFlow: Flow where App == Demo {}
 
-/// Who the user is and how the app looks; a client sends any of these members.
+/// Who the user is and how the app looks. A client may say how the app looks and whether the
+/// walkthrough was seen; whether someone is signed in, and who, is the server's: the sign-in flow
+/// sets it after the account service checked the password, or the session's verified identity.
 struct DemoContext: SessionContext {
     enum Platform: String, Codable, CaseIterable { case phone, tablet, web }
     enum Variant: String, Codable, CaseIterable { case A, B }
@@ -53,6 +55,7 @@ struct DemoContext: SessionContext {
     /// Traffic is counted per onboarding variant.
     static let variantKey: String? = "variant"
     var user: String?
+    static let clientMembers = ContextMembers.only(["onboarded", "platform", "variant"])
 
     func normalized() -> DemoContext {
         var context = self

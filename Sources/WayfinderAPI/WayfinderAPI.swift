@@ -33,6 +33,8 @@ public final class WayfinderAPI: HTTPHandler {
     let currentStatePrefix: [UInt8]
     /// `/healthz`'s answer: the status and the app's version.
     let healthBody: [UInt8]
+    /// SHA-256 of the operator key (nil: the operator endpoints are off).
+    let operatorKeyHash: [UInt8]?
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
@@ -65,6 +67,7 @@ public final class WayfinderAPI: HTTPHandler {
         self.currentStatePrefix = StateCodec.prefix(appVersion: engine.app.version)
         let health: JSONValue = ["status": "ok", "version": .string(engine.app.version)]
         self.healthBody = health.canonicalBytes
+        self.operatorKeyHash = configuration.operatorKey.map { Credentials.hash($0) }
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.
@@ -195,6 +198,7 @@ public final class WayfinderAPI: HTTPHandler {
         case .events(let id): try openEvents(id, request, on: loop, reply)
         case .history(let id): offTheLoop(reply) { try self.history(id, request) }
         case .rewind(let id): offTheLoop(reply) { try self.rewind(id, request, context) }
+        case .userSessions(let user): offTheLoop(reply) { try self.userSessions(user, request) }
         case .flows: reply(.success(try flows(request)))
         case .healthz: reply(.success(json(200, healthBody)))
         case .readyz: readiness(on: loop, reply)

@@ -22,6 +22,7 @@ import WayfinderStore
 public struct Server: Sendable {
     private let makeApplication: @Sendable () throws -> Application
     private let makeServices: @Sendable (_ dataDirectory: String?) throws -> EffectServices
+    private let authenticator: (any Authenticator)?
     private let name: String
 
     /// - Parameters:
@@ -30,14 +31,19 @@ public struct Server: Sendable {
     ///   - services: builds the services that run the app's effects, given the folder of the
     ///     SQLite store (nil with the memory or Redis store) for services that keep files. Every
     ///     flow that asks for effects needs one, or the server does not start.
+    ///   - authenticator: who a request's user is, if the team checks it its own way (a signed
+    ///     cookie); nil: the `--jwt-*` settings configure the built-in bearer-JWT check, or
+    ///     sessions have no identity (docs/security.md).
     ///   - name: the command's name in `--help` and messages (default: the executable's name).
     public init(
         _ makeApplication: @escaping @Sendable () throws -> Application,
         services: @escaping @Sendable (_ dataDirectory: String?) throws -> EffectServices = { _ in EffectServices() },
+        authenticator: (any Authenticator)? = nil,
         name: String? = nil
     ) {
         self.makeApplication = makeApplication
         self.makeServices = services
+        self.authenticator = authenticator
         self.name = name ?? CommandLine.arguments.first.map { URL(filePath: $0).lastPathComponent } ?? "wayfinder"
     }
 
@@ -171,6 +177,16 @@ public struct Server: Sendable {
         apiConfiguration.createRatePerSecond = settings.createRate > 0 ? settings.createRate : nil
         apiConfiguration.createBurst = settings.createBurst
         apiConfiguration.clientAddressHeader = settings.clientIPHeader
+        if let jwt = try settings.identity.jwtAuthenticator() {
+            guard authenticator == nil else {
+                throw StartError(message: "the --jwt settings and the app's own authenticator exclude each other: keep one")
+            }
+            for reason in jwt.ignoredKeys { logger.log(.warn, "jwks_key_ignored", [("reason", .string(reason))]) }
+            apiConfiguration.authenticator = jwt
+        } else {
+            apiConfiguration.authenticator = authenticator
+        }
+        apiConfiguration.operatorKey = try settings.identity.resolvedOperatorKey()
         if let document = FileManager.default.contents(atPath: settings.openAPI) {
             apiConfiguration.openAPIDocument = Array(document)
         } else {

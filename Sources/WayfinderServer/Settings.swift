@@ -38,6 +38,7 @@ struct Settings: Sendable {
     var journal = true
     var journalEntries = 100
     var journalBytes = 256 * 1024
+    var identity = IdentitySettings()
 
     struct Invalid: Error, Sendable { var message: String }
 
@@ -126,7 +127,7 @@ struct Settings: Sendable {
             guard ["debug", "info", "warn", "error"].contains(v) else { throw Invalid(message: "must be debug, info, warn or error") }
             s.logLevel = v
         },
-    ] + limitOptions
+    ] + limitOptions + identityOptions
 
     /// The limits a client can run into (each in docs/limits.md with its status and code).
     static let limitOptions: [Option] = [
@@ -182,6 +183,7 @@ struct Settings: Sendable {
     /// Environment first, then flags (`--name value` or `--name=value`), so flags win.
     static func parse(arguments: [String], environment: [String: String]) throws(Invalid) -> Parsed {
         var settings = Settings()
+        settings.identity.operatorKey = environment["WAYFINDER_OPERATOR_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         for option in options {
             if let value = environment[option.environment] {
                 do { try option.apply(&settings, value) } catch {

@@ -47,7 +47,9 @@ import Testing
         let first = try BinaryServer(arguments: arguments)
         let c = Client(port: first.port)
         let sessions = try (0..<20).map { i in
-            try c.createSession(jsonText(["context": ["onboarded": true, "authenticated": true, "user": "u\(i)@b.c", "platform": i % 2 == 0 ? "phone" : "tablet"]]))
+            try c.createSession(
+                jsonText(["context": ["onboarded": true, "platform": i % 2 == 0 ? "phone" : "tablet"]]),
+                identity: TestIdentity.token(subject: "user-\(i)", email: "u\(i)@b.c"))
         }
         // Every session gets the same cycle of always-changing steps, 4 threads at once.
         let acknowledged = Mutex<[String: Acknowledged]>([:])

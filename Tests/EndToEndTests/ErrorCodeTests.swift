@@ -371,11 +371,12 @@ import Testing
         let r = try c.call("POST", "/v1/sessions", json: #"{"deepLink": "wayfinder://nope"}"#)
         expectProblem(r, 422, "unknown_deeplink")
         #expect(r.header("Location") == nil)
-        let r2 = try c.call("POST", "/v1/sessions", json: #"{"context":{"onboarded":true,"authenticated":true},"deepLink": "wayfinder://todos/42"}"#)
+        let r2 = try c.call(
+            "POST", "/v1/sessions", token: TestIdentity.token(subject: "user-a"), json: #"{"context":{"onboarded":true},"deepLink": "wayfinder://todos/42"}"#)
         expectProblem(r2, 422, "unknown_deeplink")
         #expect(try c.activeSessions() == before)
         // A good link at creation opens at once.
-        let linked = try c.createSession(#"{"context":{"onboarded":true,"authenticated":true},"deepLink": "wayfinder://todos/2"}"#)
+        let linked = try c.createSession(#"{"context":{"onboarded":true},"deepLink": "wayfinder://todos/2"}"#, identity: TestIdentity.token(subject: "user-a"))
         #expect(linked.created.state.stackNames == ["todoList", "todoDetail"])
         #expect(try c.activeSessions() == before + 1)
     }

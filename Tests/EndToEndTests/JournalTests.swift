@@ -129,9 +129,14 @@ import WayfinderStore
         let bundle = try o.call("GET", s.path + "/history?format=bundle", token: s.token)
         let report = Replay(demoEngine).run(try ReplayBundle(bytes: bundle.body))
         #expect(report.isClean && report.steps.count == expected.count, "\(report)")
-        let rewound = try o.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 8}"#)  // r8: the new to-do form
+        // The walkthrough ends signed out: a rewind goes back to a signed-out revision, never past
+        // the sign-in (r6 to r15).
+        let rewound = try o.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 4}"#)  // r4: the sign-in screen
         #expect(rewound.status == 200, "\(rewound)")
-        #expect(rewound.state.stackNames == ["todoList", "todoAdd"])
+        #expect(rewound.state.stackNames == ["login"])
+        let signedIn = try o.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 8}"#)  // r8: the new to-do form
+        #expect(signedIn.status == 409, "\(signedIn)")
+        #expect(signedIn.code == "rewind_across_sign_in")
     }
 
     @Test func rewindRestoresTheEarlierScreensAndKeepsTheModel() throws {
@@ -211,17 +216,18 @@ import WayfinderStore
         let server = try InProcessServer(services: services) { $0.effectWait = .milliseconds(20) }
         defer { server.stop() }
         let c = server.client()
-        let s = try c.createSession(#"{"context": {"onboarded": true}}"#)
-        let busy = try c.route(s, "login", ["email": "late@b.c", "password": "password1"])  // r2: waits for e1
+        let s = try c.signedInSession()
+        #expect(try c.tab(s, "profile").status == 200)  // r2
+        let busy = try c.route(s, "emailTodos")  // r3: waits for e1
         #expect(busy.status == 202)
         #expect(busy.state.top["busy"].bool == true)
-        let done = try c.get(s, headers: [("If-None-Match", "\"2\""), ("Prefer", "wait=10")])  // r3: the result came
-        #expect(done.json.stackNames == ["dashboard"])
-        let rewound = try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 2}"#)
+        let done = try c.get(s, headers: [("If-None-Match", "\"3\""), ("Prefer", "wait=10")])  // r4: the result came
+        #expect(done.json.top["components"].array.contains { $0["type"].string == "notice" })
+        let rewound = try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 3}"#)
         #expect(rewound.status == 200, "\(rewound)")
-        #expect(rewound.state.stackNames == ["login"])
-        #expect(rewound.state.top["busy"].bool != true, "the login screen does not wait for e1 any more")
-        #expect(try c.route(s, "register").status == 200, "its routes are offered again")
+        #expect(rewound.state.stackNames == ["profile"])
+        #expect(rewound.state.top["busy"].bool != true, "the profile screen does not wait for e1 any more")
+        #expect(try c.route(s, "changePassword").status == 200, "its routes are offered again")
     }
 
     @Test func withTheJournalOffNothingIsRecorded() throws {

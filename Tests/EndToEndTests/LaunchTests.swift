@@ -8,8 +8,9 @@ import WayfinderCore
         let server = try InProcessServer()
         defer { server.stop() }
         let c = server.client()
-        let body = #"{"context":{"onboarded":true,"authenticated":true,"user":"a@b.c"}}"#
-        let a = try c.createSession(body), b = try c.createSession(body)
+        let body = #"{"context":{"onboarded":true}}"#
+        let a = try c.createSession(body, identity: TestIdentity.token(subject: "user-a", email: "a@b.c"))
+        let b = try c.createSession(body, identity: TestIdentity.token(subject: "user-a", email: "a@b.c"))
         #expect(a.id != b.id)
         #expect(a.created.state["session"].string == a.id)
         #expect(b.created.state["session"].string == b.id)

@@ -35,7 +35,8 @@ import Testing
         let server = try InProcessServer { $0.maxSessionBytes = 2048 }
         defer { server.stop() }
         let c = server.client()
-        let refused = try c.call("POST", "/v1/sessions", json: jsonText(["context": ["onboarded": true, "authenticated": true, "user": String(repeating: "u", count: 3000) + "@example.com"]]))
+        let long = TestIdentity.token(subject: "user-long", email: String(repeating: "u", count: 3000) + "@example.com")
+        let refused = try c.call("POST", "/v1/sessions", token: long, json: jsonText(["context": ["onboarded": true]]))
         #expect(refused.status == 422)
         #expect(refused.code == "session_too_large")
         #expect(try c.activeSessions() == 0)

@@ -113,7 +113,7 @@ import Testing
         #expect(r.state.top["id"].string == login)
         #expect(flows(r.state["coordinators"]) == ["app", "auth"])
         // Signed in but not onboarded: the link opens as soon as main takes the root.
-        let p = try c.createSession(#"{"context": {"authenticated": true, "user": "a@b.c"}, "deepLink": "wayfinder://todos/2"}"#)
+        let p = try c.createSession(#"{"deepLink": "wayfinder://todos/2"}"#, identity: TestIdentity.token(subject: "user-a", email: "a@b.c"))
         #expect(p.created.state["pendingDeepLink"].string == "wayfinder://todos/2")
         r = try c.route(p, "skip")
         try expectAction(r, revision: 2, stack: ["todoList", "todoDetail"])

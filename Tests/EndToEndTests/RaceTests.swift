@@ -109,6 +109,6 @@ import WayfinderStore
         let (server, reader) = try resumedStream(after: "DELETE", "", json: "", status: 204)
         defer { reader.stop(); server.stop() }
         #expect(reader.waitUntilFinished(), "the stream outlived its deleted session")
-        #expect(reader.pending.isEmpty)
+        #expect(reader.pending.map(\.event) == ["ended"], "its last event says the session ended")
     }
 }

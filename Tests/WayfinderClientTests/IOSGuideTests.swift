@@ -142,7 +142,7 @@ import Testing
         let server = try LiveServer()
         defer { server.stop() }
         let session = try await WayfinderSession.create(
-            on: server.url, context: ["onboarded": true, "authenticated": true, "user": "ada@example.com"])
+            on: server.url, context: ["onboarded": true], identity: TestIdentity.token("ada@example.com"))
         let model = NavigationModel(session: session, state: await session.state)
         let described = Task { await describeUpdates(of: model) }
         await Task.yield()

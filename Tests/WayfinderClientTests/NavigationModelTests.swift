@@ -9,7 +9,7 @@ import WayfinderClient
     /// A signed-in session on the dashboard.
     func signedIn(_ server: LiveServer) async throws -> WayfinderSession {
         try await WayfinderSession.create(
-            on: server.url, context: ["onboarded": true, "authenticated": true, "user": "ada@example.com"], configuration: .fast)
+            on: server.url, context: ["onboarded": true], identity: TestIdentity.token("ada@example.com"), configuration: .fast)
     }
 
     @Test func theModelFollowsChangesMadeElsewhere() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfinderCore
 
 @testable import WayfinderClient
 
@@ -8,6 +9,13 @@ import Testing
 /// it. The codes no well-behaved client can cause come from a proxy that mangles the request
 /// (HTTP-layer errors) or from a store switched to failing (`internal`, `service_unavailable`).
 @Suite(.timeLimit(.minutes(1))) struct ProblemCodeTests {
+    /// Proves the user its `X-Test-User` header names.
+    struct HeaderAuthenticator: Authenticator {
+        func authenticate(_ request: AuthenticationRequest) -> Authentication {
+            request.header("X-Test-User").map { .verified(Identity(subject: $0, issuer: "tests")) } ?? .none
+        }
+    }
+
     @Test func everyProblemCodeOfTheContractIsDecoded() async throws {
         let server = try LiveServer(http: { $0.headerTimeout = .milliseconds(300) })
         defer { server.stop() }
@@ -159,8 +167,36 @@ import Testing
         let total = await expect(.streamLimit, 503) { try await events(of: third) }
         #expect(total?.retryAfter != nil)
 
+        // Identity: a claimed sign-in, a rewind across a sign-out, the operator key, another user's credential.
+        let claimed = await expect(.contextNotSettable, 422) {
+            _ = try await WayfinderSession.create(on: server.url, context: ["onboarded": true, "authenticated": true], configuration: once)
+        }
+        #expect(claimed?.param == "context.authenticated")
+        let signedOut = try await WayfinderSession.create(on: server.url, context: ["onboarded": true], configuration: once)
+        try await signedOut.trigger("login", params: ["email": "a@b.c", "password": "password1"])
+        try await signedOut.selectTab("profile")
+        try await signedOut.trigger("logout")
+        _ = await expect(.rewindAcrossSignIn, 409) {
+            let call = HTTPCall(
+                method: "POST", path: "/v1/sessions/\(signedOut.credentials.id)/rewind",
+                headers: ["Authorization": "Bearer \(signedOut.credentials.token)", "Content-Type": "application/json"],
+                body: Data(#"{"revision":2}"#.utf8), repeats: .never)
+            _ = try await raw.send(call)
+        }
+        let operated = try LiveServer(api: { $0.operatorKey = String(repeating: "k", count: 32); $0.authenticator = HeaderAuthenticator() })
+        defer { operated.stop() }
+        let operatorCall = Transport(server: operated.url, configuration: once)
+        _ = await expect(.operatorUnauthorized, 401) { _ = try await operatorCall.send(HTTPCall(method: "GET", path: "/v1/users/ada/sessions", repeats: .never)) }
+        let anonymous = try await WayfinderSession.create(on: operated.url, configuration: once)
+        _ = await expect(.identityMismatch, 403) {
+            let call = HTTPCall(
+                method: "GET", path: "/v1/sessions/\(anonymous.credentials.id)",
+                headers: ["Authorization": "Bearer \(anonymous.credentials.token)", "X-Test-User": "bob"], repeats: .never)
+            _ = try await operatorCall.send(call)
+        }
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 31)
+        #expect(ProblemCode.contract.count == 35)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

@@ -23,7 +23,14 @@ ops = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ops)
 wait_for = ops.wait_for
 
-SIGNED_IN = {"onboarded": True, "authenticated": True, "user": "second@example.com"}
+# The second client signs in as its provider's user (a verified JWT), not by claiming it.
+ONBOARDED = {"onboarded": True}
+SECOND_USER = "second@example.com"
+
+
+def signed_in_headers(user=SECOND_USER):
+    """`Authorization` that creates a session signed in as `user`."""
+    return {"Authorization": "Bearer " + ops.jwt_token(user, email=user)}
 MiB = 1024 * 1024
 
 
@@ -77,7 +84,7 @@ class SecondClient:
 
     def __init__(self, server):
         self.server = server
-        status, _, body = self.call("POST", "/v1/sessions", {"context": SIGNED_IN})
+        status, _, body = self.call("POST", "/v1/sessions", {"context": ONBOARDED}, token=ops.jwt_token(SECOND_USER, email=SECOND_USER))
         assert status == 201, body
         self.id, self.token = body["id"], body["token"]
         self.before = self.answers()

@@ -7,11 +7,11 @@ import json
 import sqlite3
 import time
 
-from conftest import MiB, SIGNED_IN, attack, elapsed, metric, raw_request, wait_for
+from conftest import MiB, ONBOARDED, attack, elapsed, metric, raw_request, signed_in_headers, wait_for
 
 
 def new_session(server, connection=None):
-    status, _, body = server.request("POST", "/v1/sessions", {"context": SIGNED_IN}, connection=connection)
+    status, _, body = server.request("POST", "/v1/sessions", {"context": ONBOARDED}, headers=signed_in_headers(), connection=connection)
     assert status == 201, body
     return body["id"], {"Authorization": f"Bearer {body['token']}"}
 

@@ -5,13 +5,13 @@ import socket
 import threading
 import time
 
-from conftest import MiB, SIGNED_IN, attack, metric, open_descriptors, parse_response, wait_for
+from conftest import MiB, ONBOARDED, attack, metric, open_descriptors, parse_response, signed_in_headers, wait_for
 
 TRIGGERS = 300
 
 
 def signed_in(server):
-    status, _, body = server.request("POST", "/v1/sessions", {"context": SIGNED_IN})
+    status, _, body = server.request("POST", "/v1/sessions", {"context": ONBOARDED}, headers=signed_in_headers())
     assert status == 201, body
     sid, auth = body["id"], {"Authorization": f"Bearer {body['token']}"}
     assert server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "todos"}, headers=auth)[0] == 200

@@ -3,6 +3,9 @@
 The binary comes from $WAYFINDER_BIN (default .build/debug/wayfinder, relative to the repo root).
 Servers listen on a free loopback port and are ready when /healthz answers.
 """
+import base64
+import hashlib
+import hmac
 import http.client
 import json
 import os
@@ -24,6 +27,37 @@ def binary() -> str:
     if not path.exists():
         pytest.fail(f"no wayfinder binary at {path} (set WAYFINDER_BIN)")
     return str(path)
+
+
+# The tests' identity provider: servers trust HS256 JWTs signed with this secret, and take this
+# operator key (what a team configures with --jwt-* and WAYFINDER_OPERATOR_KEY).
+JWT_ISSUER = "https://id.wayfinder.test"
+JWT_AUDIENCE = "wayfinder-ops"
+JWT_SECRET = b"the operations tests' HS256 secret, 32+ bytes"
+OPERATOR_KEY = "operator-key-of-the-operations-tests-0123456789"
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def jwt_token(subject, email=None, lifetime=3600, audience=JWT_AUDIENCE, secret=JWT_SECRET, alg="HS256", claims=None):
+    """A JWT as the identity provider signs it (`alg` "none" leaves the signature empty)."""
+    now = int(time.time())
+    body = {"iss": JWT_ISSUER, "aud": audience, "sub": subject, "iat": now - 5, "exp": now + lifetime}
+    if email:
+        body["email"] = email
+    body.update(claims or {})
+    signing_input = _b64(json.dumps({"alg": alg, "typ": "JWT"}).encode()) + "." + _b64(json.dumps(body).encode())
+    signature = b"" if alg == "none" else hmac.new(secret, signing_input.encode(), hashlib.sha256).digest()
+    return signing_input + "." + _b64(signature)
+
+
+def identity_args(folder):
+    """The flags that make a server trust `jwt_token`'s tokens (the secret written into `folder`)."""
+    path = Path(folder) / "jwt-secret"
+    path.write_bytes(JWT_SECRET)
+    return ["--jwt-issuer", JWT_ISSUER, "--jwt-audience", JWT_AUDIENCE, "--jwt-secret-file", str(path)]
 
 
 def clean_environment(extra=None):
@@ -66,8 +100,9 @@ class Server:
         self._err = open(self.stderr_path, "wb")
         self.port = free_port()
         argv = [*(command or [binary()]), "--port", str(self.port), "--host", "127.0.0.1", "--public", str(REPO / "Public"),
-                "--openapi", str(REPO / "openapi.yaml"), *args]
-        self.process = subprocess.Popen(argv, cwd=tmp_path, env=clean_environment(env),
+                "--openapi", str(REPO / "openapi.yaml"), *identity_args(tmp_path), *args]
+        environment = {"WAYFINDER_OPERATOR_KEY": OPERATOR_KEY, **(env or {})}
+        self.process = subprocess.Popen(argv, cwd=tmp_path, env=clean_environment(environment),
                                         stdout=stdout or self._out, stderr=self._err, preexec_fn=preexec_fn)
         try:
             wait_for(self._healthy, 15, message=f"/healthz on port {self.port}")
@@ -130,8 +165,10 @@ class Server:
             if own:
                 conn.close()
 
-    def create_session(self, context=None):
-        status, _, body = self.request("POST", "/v1/sessions", {"context": context or {}})
+    def create_session(self, context=None, user=None):
+        """A new session; with `user`, signed in as them (a verified JWT, its email claim `user`)."""
+        headers = {"Authorization": "Bearer " + jwt_token(user, email=user)} if user else {}
+        status, _, body = self.request("POST", "/v1/sessions", {"context": context or {}}, headers=headers)
         assert status == 201, body
         return body["id"], body["token"]
 

@@ -4,7 +4,7 @@ answered 2xx for each session, so that a test can break Redis under it and then 
 nothing acknowledged was lost."""
 import threading
 
-from conftest import wait_for
+from conftest import jwt_token, wait_for
 
 
 def auth(token):
@@ -24,10 +24,11 @@ class TabLoad:
     def _create(self):
         """A session, its create tried again after a 503 (Retry-After: 1): with
         --redis-wait-replicas, a replica of a cluster that has just formed may miss WAIT's 500 ms."""
-        context = {"context": {"onboarded": True, "authenticated": True, "user": "a@b.c"}}
+        context = {"context": {"onboarded": True}}
 
         def attempt():
-            status, _, body = self.server.request("POST", "/v1/sessions", context)
+            signed_in = {"Authorization": "Bearer " + jwt_token("a@b.c", email="a@b.c")}
+            status, _, body = self.server.request("POST", "/v1/sessions", context, headers=signed_in)
             assert status in (201, 503), body
             return (body["id"], body["token"]) if status == 201 else None
         return wait_for(attempt, 15, interval=0.2, message="a session created")

@@ -20,7 +20,7 @@ def samples(family, name=None):
 
 def test_metrics_parse_and_cover_the_issue(start_server, tmp_path):
     server = start_server("--store", f"sqlite:{tmp_path / 'metrics.sqlite'}")
-    sid, token = server.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
+    sid, token = server.create_session({"onboarded": True}, user="a@b.c")
     auth = {"Authorization": f"Bearer {token}"}
     status, _, _ = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "todos"}, headers=auth)
     assert status == 200

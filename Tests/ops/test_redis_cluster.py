@@ -68,7 +68,7 @@ class EventStream:
 def test_any_instance_serves_any_session(start_server, redis):
     a = start_server("--store", redis.url, "--log-level", "warn", name="a")
     b = start_server("--store", redis.url, "--log-level", "warn", name="b")
-    sid, token = a.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
+    sid, token = a.create_session({"onboarded": True}, user="a@b.c")
 
     status, headers, state = b.request("GET", f"/v1/sessions/{sid}", headers=auth(token))
     assert status == 200 and state["revision"] == 1 and headers["etag"] == '"1"'
@@ -115,7 +115,7 @@ def test_any_instance_serves_any_session(start_server, redis):
 def test_concurrent_triggers_through_both_instances_lose_no_update(start_server, redis):
     a = start_server("--store", redis.url, "--log-level", "warn", name="a")
     b = start_server("--store", redis.url, "--log-level", "warn", name="b")
-    sid, token = a.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
+    sid, token = a.create_session({"onboarded": True}, user="a@b.c")
     applied = []
     failures = []
     lock = threading.Lock()

@@ -22,7 +22,7 @@ def test_two_instances_run_an_effect_once(start_server, redis):
     env = {"WAYFINDER_DEMO_SERVICE_DELAY": SERVICE_DELAY}
     args = ("--store", redis.url, "--log-level", "warn", "--effect-wait", "100ms")
     a = start_server(*args, env=env, name="a")
-    sid, token = a.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
+    sid, token = a.create_session({"onboarded": True}, user="a@b.c")
     status, _, _ = a.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "profile"}, auth(token))
     assert status == 200
     status, _, accepted = route(a, sid, token, "emailTodos")

@@ -49,7 +49,7 @@ def test_sigterm_during_a_burst_keeps_every_acknowledged_change(start_server, tm
     server = start_server("--store", store, "--shutdown-deadline", f"{int(DEADLINE)}s", name="burst")
     sessions = []
     for _ in range(WORKERS):
-        sid, token = server.create_session({"onboarded": True, "authenticated": True, "user": "a@b.c"})
+        sid, token = server.create_session({"onboarded": True}, user="a@b.c")
         status, _, body = server.request("POST", f"/v1/sessions/{sid}/tab", {"tab": "todos"},
                                          headers={"Authorization": f"Bearer {token}"})
         assert status == 200, body

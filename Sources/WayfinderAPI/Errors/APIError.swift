@@ -8,6 +8,16 @@ enum APIError: Error, Sendable {
     case notFound
     case methodNotAllowed(allow: [String])
     case unauthorized(String)
+    /// The authenticator refused the request's credential (a JWT that does not verify).
+    case identityRefused(code: String, detail: String)
+    /// The request proves another user than the session's.
+    case identityMismatch
+    /// An operator endpoint without the operator key, or with another.
+    case operatorUnauthorized
+    /// A client sent context members that are the server's.
+    case contextNotSettable([String])
+    /// A rewind to a revision of another user, or of other server-owned context.
+    case rewindAcrossSignIn(revision: Int)
     case unsupportedMediaType(String)
     case payloadTooLarge
     case badJSON(String)
@@ -36,7 +46,10 @@ enum APIError: Error, Sendable {
         switch self {
         case .notFound: 404
         case .methodNotAllowed: 405
-        case .unauthorized: 401
+        case .unauthorized, .identityRefused, .operatorUnauthorized: 401
+        case .identityMismatch: 403
+        case .contextNotSettable: 422
+        case .rewindAcrossSignIn: 409
         case .unsupportedMediaType: 415
         case .payloadTooLarge: 413
         case .badJSON: 400
@@ -60,6 +73,11 @@ enum APIError: Error, Sendable {
         case .notFound: "not_found"
         case .methodNotAllowed: "method_not_allowed"
         case .unauthorized: "unauthorized"
+        case .identityRefused(let code, _): code
+        case .identityMismatch: "identity_mismatch"
+        case .operatorUnauthorized: "operator_unauthorized"
+        case .contextNotSettable: "context_not_settable"
+        case .rewindAcrossSignIn: "rewind_across_sign_in"
         case .unsupportedMediaType: "unsupported_media_type"
         case .payloadTooLarge: "payload_too_large"
         case .badJSON: "bad_json"
@@ -93,6 +111,14 @@ enum APIError: Error, Sendable {
         case .notFound: "There is nothing here, or the session does not exist or the token does not match."
         case .methodNotAllowed(let allow): "Use one of: \(allow.joined(separator: ", "))."
         case .unauthorized(let why): why
+        case .identityRefused(_, let detail): detail
+        case .identityMismatch: "The request proves another user than the one this session belongs to; nothing changed."
+        case .operatorUnauthorized: "This endpoint needs Authorization: Bearer <operator key>, and the key given is not it."
+        case .contextNotSettable(let names):
+            "A client may not set " + names.map { "context.\($0)" }.joined(separator: ", ")
+                + ": the server sets it (a flow after a verified sign-in, or the session's identity); no session was created."
+        case .rewindAcrossSignIn(let revision):
+            "At revision \(revision) the session was signed in differently (its identity or the context members the server owns differ); a rewind never crosses a sign-in or a sign-out."
         case .unsupportedMediaType(let why): why
         case .payloadTooLarge: "The request body is larger than the server accepts."
         case .badJSON(let why): "The body is not valid JSON: \(why)."
@@ -145,6 +171,13 @@ enum APIError: Error, Sendable {
                 w.beginObject(); w.key("name"); w.string(param.name); w.key("reason"); w.string(param.reason); w.endObject()
             }
             w.endArray()
+        case .contextNotSettable(let names):
+            w.key("param"); w.string("context." + (names.first ?? ""))
+            w.key("invalidParams"); w.beginArray()
+            for name in names {
+                w.beginObject(); w.key("name"); w.string("context." + name); w.key("reason"); w.string("is the server's to set"); w.endObject()
+            }
+            w.endArray()
         case .revisionNotJournaled(_, let oldest?):
             w.key("oldestRevision"); w.int(oldest)
         case .navigation(.routeUnavailable(_, let available)):
@@ -157,6 +190,8 @@ enum APIError: Error, Sendable {
         switch self {
         case .methodNotAllowed(let allow): headers.add("Allow", allow.joined(separator: ", "))
         case .unauthorized: headers.add("WWW-Authenticate", "Bearer")
+        case .identityRefused(let code, _): headers.add("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(code)""#)
+        case .operatorUnauthorized: headers.add("WWW-Authenticate", #"Bearer realm="operator""#)
         case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
         case .versionAhead: headers.add("Retry-After", "1")
         case .sessionLimit: headers.add("Retry-After", "60")

@@ -2,11 +2,11 @@ import WayfinderCore
 
 /// Why a verifier cannot be set up (a JWKS document or key refused, a secret too short, …): the
 /// server stops at start with the reason. Never holds key material.
-struct JWTConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct JWTConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong, in words for the operator ("keys[1] (kid "a"): the RSA key has 1024 bits, …").
-    var reason: String
+    package var reason: String
     init(_ reason: String) { self.reason = reason }
-    var description: String { reason }
+    package var description: String { reason }
 }
 
 /// A token that verified: who it is about, from whom, for whom, until when, and all its claims.

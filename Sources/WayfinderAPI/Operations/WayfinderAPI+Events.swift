@@ -28,7 +28,7 @@ extension WayfinderAPI {
             let subscription = store.changes.subscribe(id) { [self] change in
                 switch change {
                 case .saved(let revision): self.sendState(id, atLeast: revision, to: writer, lastSent: lastSent, for: client)
-                case .deleted: writer.close()
+                case .deleted: Self.end(writer)
                 }
             }
             events.add(writer)
@@ -57,7 +57,7 @@ extension WayfinderAPI {
         }
         loadUpgraded(id, key: SessionKey(id), on: nil) { [self] result in
             do {
-                guard let session = try result.get() else { return writer.close() }
+                guard let session = try result.get() else { return Self.end(writer) }
                 if lastSent.withLock({ $0 >= max(session.revision, revision ?? 0) }) { return }
                 let event =
                     try client == nil
@@ -71,6 +71,15 @@ extension WayfinderAPI {
             }
         }
     }
+
+    /// The last event of a stream whose session is gone (deleted by its client or an operator,
+    /// expired): `event: ended`, so a client stops reconnecting, then the stream closes.
+    static func end(_ writer: HTTPStreamWriter) {
+        _ = writer.write(Self.endedEvent)
+        writer.close()
+    }
+
+    static let endedEvent = Array("event: ended\ndata: {}\n\n".utf8)
 
     private func send(_ event: EventStreams.StateEvent, to writer: HTTPStreamWriter, lastSent: Locked<Int>) {
         lastSent.withLock { last in

@@ -39,6 +39,7 @@ extension WayfinderAPI {
                 ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop, reply: reply)
         }
         if let known = knownSession(cacheKey, request) {
+            try checkIdentity(request, of: known)
             let m = try mutation(reply)
             if applyToKnown(m, known) { return }
         }

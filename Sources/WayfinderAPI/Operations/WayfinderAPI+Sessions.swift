@@ -10,10 +10,14 @@ extension WayfinderAPI {
         if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
             throw APIError.rateLimited(retryAfter: wait)
         }
+        let identity = try identity(of: request, purpose: .createSession)
         let body = try RequestBody.read(request)
         _ = try body.object()
+        let clientContext = try body.optionalObject("context") ?? [:]
+        let refused = engine.app.refusedContextMembers(clientContext)
+        guard refused.isEmpty else { throw APIError.contextNotSettable(refused) }
         let launch = LaunchRequest(
-            context: try body.optionalObject("context") ?? [:], deepLink: try body.optionalString("deepLink"),
+            context: clientContext, deepLink: try body.optionalString("deepLink"), identity: identity,
             client: clientComponents(request.headers["Wayfinder-Components"]), request: context)
         try createSession(launch, attempt: 0, on: loop, reply)
     }
@@ -50,11 +54,12 @@ extension WayfinderAPI {
             logger.log(.error, "random_bytes_failed", [("error", .string("\(error)"))])
             throw APIError.unavailable("no random bytes for a session id: \(error)")
         }
-        let (state, stored, memo, effects) = try launches.start(engine, session: id, context: launch.context, deepLink: launch.deepLink)
+        let (state, stored, memo, effects) = try launches.start(
+            engine, session: id, context: launch.context, deepLink: launch.deepLink, identity: launch.identity)
         try checkSize(stored)
         return NewSession(
             id: id, token: token, state: state, stored: stored, memo: memo, effects: effects,
-            start: .start(context: state.context, deepLink: launch.deepLink))
+            start: .start(context: state.context, deepLink: launch.deepLink, identity: launch.identity))
     }
 
     /// The launch's effects run for up to the effect wait, their results folded into revision 1
@@ -97,7 +102,7 @@ extension WayfinderAPI {
         let state = outcome.state
         let session = StoredSession(
             id: new.id, tokenHash: Credentials.hash(new.token), revision: state.revision, state: stored,
-            lastUsed: now - unusedSessionHeadStartMillis)
+            lastUsed: now - unusedSessionHeadStartMillis, user: state.identity?.subject)
         let entry = journalEntry(journal, outcome, stateBytes: stored, time: now, requestID: launch.request.requestID)
         create(session, now: now, journal: entry, on: loop) { [self] result in
             then(result.map {
@@ -202,7 +207,14 @@ extension WayfinderAPI {
     /// With `If-Match`, the revision it matched is checked by the store in the same step as the
     /// delete, so a change made after this request read the session is never deleted unseen: the
     /// condition is evaluated again against the newer revision (`412` if it no longer matches).
+    /// The operator key deletes any session.
     func deleteSession(_ id: String, _ request: HTTPRequest, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
+        if isOperator(request) {
+            return offTheLoop(reply) { [self] in
+                let session = try sessionForOwnerOrOperator(id, request)
+                return try waiting { done in delete(id, revision: session.revision, request.headers["If-Match"], attempt: 0, on: nil, done) }
+            }
+        }
         authorized(id, key: SessionKey(id), request, allowQueryToken: false, on: loop) { [self] result in
             switch result {
             case .success(let session): delete(id, revision: session.revision, request.headers["If-Match"], attempt: 0, on: loop, reply)
@@ -239,8 +251,10 @@ extension WayfinderAPI {
 
     // MARK: Shared
 
-    /// The session named by the path if the bearer token matches: `401` without a usable token,
-    /// `404` alike for an unknown id and a wrong token (`key == SessionKey(id)`). A session whose
+    /// The session named by the path if the bearer token matches: `401` without a usable token
+    /// (or with a credential the authenticator refuses), `404` alike for an unknown id and a
+    /// wrong token (`key == SessionKey(id)`), `403` when the request proves another user than
+    /// the session's. A session whose
     /// `lastUsed` is older than the touch interval is touched (without waiting: a failed touch only
     /// shortens its idle window).
     func authorized(
@@ -261,6 +275,8 @@ extension WayfinderAPI {
                     guard Credentials.constantTimeEqual(session.tokenHash, Credentials.hash(token)) else { throw APIError.notFound }
                     cache.noteVerified(key, token: token, tokenHash: session.tokenHash)
                 }
+                // Checked after the token: a stranger learns nothing of whose session it is.
+                try checkIdentity(request, of: session)
                 let now = WallClock.nowMillis()
                 if now - session.lastUsed > touchIntervalMillis {
                     store.touch(id: id, now: now, on: loop) { [logger] result in
@@ -357,6 +373,8 @@ extension WayfinderAPI {
 struct LaunchRequest: Sendable {
     let context: JSONObject
     let deepLink: String?
+    /// The user the request proved (nil: none).
+    let identity: Identity?
     /// What the client renders (nil: everything).
     let client: ClientComponents?
     let request: RequestContext

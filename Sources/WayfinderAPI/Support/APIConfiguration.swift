@@ -55,6 +55,14 @@ public struct APIConfiguration: Sendable {
     /// lowers it to a quarter of the entries kept, so a small journal stays rewindable.
     public var journalStateInterval = JournalRecord.stateInterval
 
+    /// Who a request's user is (docs/security.md): asked when a session is created and on every
+    /// request that names a session. Nil: sessions have no identity.
+    public var authenticator: (any Authenticator)? = nil
+    /// The key of the operator endpoints (sessions by user, any session's history and bundle,
+    /// ending sessions), sent as `Authorization: Bearer <key>` and compared in constant time.
+    /// Nil turns those endpoints off (`404`). At least 32 bytes.
+    public var operatorKey: String? = nil
+
     /// The defaults (docs/limits.md and docs/configuration.md give them).
     public init() {}
 }

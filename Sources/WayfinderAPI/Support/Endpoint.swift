@@ -9,6 +9,8 @@ enum Endpoint: Sendable, Equatable {
     case events(String)
     case history(String)
     case rewind(String)
+    /// `/v1/users/{user}/sessions` (operator key), the user percent-decoded.
+    case userSessions(String)
     case flows
     case healthz, readyz, metrics, openAPI
     /// Under `/v1/` but not in the contract: `404`.
@@ -35,7 +37,18 @@ enum Endpoint: Sendable, Equatable {
         if equals(all, "/metrics") { return .metrics }
         if equals(all, "/openapi.yaml") { return .openAPI }
         guard equals(path.prefix(4), "/v1/") || equals(all, "/v1") else { return .file }
-        return sessionPath(path) ?? .unknownAPI
+        return sessionPath(path) ?? userPath(path) ?? .unknownAPI
+
+        /// `/v1/users/{user}/sessions`.
+        func userPath(_ path: UnsafeBufferPointer<UInt8>) -> Endpoint? {
+            let start = 10  // "/v1/users/".count
+            guard equals(path.prefix(start), "/v1/users/") else { return nil }
+            let suffix = "/sessions".utf8.count
+            guard path.count > start + suffix, equals(path.suffix(suffix), "/sessions") else { return nil }
+            let raw = String(decoding: UnsafeBufferPointer(rebasing: path[start..<(path.count - suffix)]), as: UTF8.self)
+            guard !raw.contains("/") else { return nil }
+            return .userSessions(QueryString.percentDecode(raw[...]))
+        }
 
         /// `/v1/sessions/{id}` and `/v1/sessions/{id}/{action}`.
         func sessionPath(_ path: UnsafeBufferPointer<UInt8>) -> Endpoint? {
@@ -70,6 +83,7 @@ enum Endpoint: Sendable, Equatable {
         case .events: "/v1/sessions/{id}/events"
         case .history: "/v1/sessions/{id}/history"
         case .rewind: "/v1/sessions/{id}/rewind"
+        case .userSessions: "/v1/users/{user}/sessions"
         case .flows: "/v1/flows"
         case .healthz: "/healthz"
         case .readyz: "/readyz"
@@ -84,7 +98,7 @@ enum Endpoint: Sendable, Equatable {
     var allowed: [String] {
         switch self {
         case .createSession, .routes, .back, .tab, .deepLinks, .rewind: ["POST"]
-        case .session: ["GET", "HEAD", "DELETE"]
+        case .session, .userSessions: ["GET", "HEAD", "DELETE"]
         case .events, .history, .flows, .healthz, .readyz, .metrics, .openAPI, .file: ["GET", "HEAD"]
         case .unknownAPI: []
         }

@@ -13,7 +13,8 @@ import WayfinderCore
 /// Bounded: at `capacity` distinct launches the table is cleared, and a launch whose context
 /// takes more than `maxKeyBytes` (members the app ignores count too) is never kept. Nor is a
 /// launch that asks for effects: their values may hold a ``Secret``, which lives only for the run
-/// that follows, and such a launch waits for a service anyway.
+/// that follows, and such a launch waits for a service anyway. Nor is the launch of a verified
+/// user: its state holds the identity, and a table per user would only grow.
 final class LaunchCache: Sendable {
     struct Launch: Sendable {
         /// The first state, with a placeholder session id.
@@ -38,11 +39,18 @@ final class LaunchCache: Sendable {
         self.maxKeyBytes = maxKeyBytes
     }
 
-    /// The first state of a session `id` started with `context` and `deepLink`, its stored bytes,
-    /// a render memo for it, and the effects it asked for. Throws what `Engine.start` throws.
+    /// The first state of a session `id` started with `context` and `deepLink` for `identity`,
+    /// its stored bytes, a render memo for it, and the effects it asked for. Throws what
+    /// `Engine.start` throws.
     func start(
-        _ engine: Engine, session id: String, context: JSONObject, deepLink: String?
+        _ engine: Engine, session id: String, context: JSONObject, deepLink: String?, identity: Identity?
     ) throws -> (state: SessionState, stored: [UInt8], memo: RenderMemo, effects: [EffectRequest]) {
+        if identity != nil {
+            let launched = try engine.launched(session: id, context: context, deepLink: deepLink, identity: identity)
+            var memo = RenderMemo()
+            _ = engine.renderJSON(launched.state, memo: &memo)
+            return (launched.state, StateCodec.encode(launched.state), memo, launched.effects)
+        }
         let key = Key(context: JSONValue.object(context).canonicalBytes, deepLink: deepLink)
         if let launch = table.withLock({ $0[key] }) {
             var state = launch.state

@@ -66,7 +66,7 @@ final class Traffic: Sendable {
             case .action(.trigger(let route)):
                 let from = before.flatMap { state in topBefore.flatMap { screenName($0, in: state) } }
                 keys.append(Key(kind: .routeTaken, name: from ?? "other", route: label(route.name), to: top ?? "other", variant: variant))
-            case .action(.openDeepLink(let url)), .start(_, let url?):
+            case .action(.openDeepLink(let url)), .start(_, let url?, _):
                 // The catalog's form of a pattern: scheme included.
                 let pattern = app.match(deepLink: url).map { label(app.scheme + "://" + $0.pattern) } ?? "other"
                 keys.append(Key(kind: after.pendingDeepLink == url ? .linkDeferred : .linkOpened, name: pattern, variant: variant))

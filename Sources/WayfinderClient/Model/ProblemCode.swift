@@ -61,6 +61,14 @@ public struct ProblemCode: OpenEnumeration {
     public static let sessionStreamLimit: ProblemCode = "session_stream_limit"
     /// 503: the server has as many event streams open as it may (`Problem/retryAfter`).
     public static let streamLimit: ProblemCode = "stream_limit"
+    /// 422: the new session's context has a member a client may not set (who is signed in); `Problem/param` names it.
+    public static let contextNotSettable: ProblemCode = "context_not_settable"
+    /// 403: the request proves another user than the one the session belongs to.
+    public static let identityMismatch: ProblemCode = "identity_mismatch"
+    /// 401: an operator endpoint without the operator key, or with another.
+    public static let operatorUnauthorized: ProblemCode = "operator_unauthorized"
+    /// 409: a rewind to a revision signed in differently (another user, or signed in then and not now).
+    public static let rewindAcrossSignIn: ProblemCode = "rewind_across_sign_in"
     /// 500: an unexpected error; nothing is promised about the state (retry with the same key).
     public static let `internal`: ProblemCode = "internal"
     /// 408: the request's headers did not arrive in time.
@@ -79,5 +87,6 @@ public struct ProblemCode: OpenEnumeration {
         .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .idempotencyKeyTooLong, .idempotencyKeyInvalid,
         .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
         .httpVersionNotSupported, .rateLimited, .sessionTooLarge, .sessionStreamLimit, .streamLimit,
+        .contextNotSettable, .identityMismatch, .operatorUnauthorized, .rewindAcrossSignIn,
     ]
 }

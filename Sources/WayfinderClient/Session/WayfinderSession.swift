@@ -32,16 +32,21 @@ public actor WayfinderSession {
     /// Starts a new session (`POST /v1/sessions`).
     ///
     /// - Parameters:
-    ///   - context: the app's context members (the sample app: `onboarded`, `authenticated`,
-    ///     `platform`, `variant`, `user`); absent ones take the server's defaults.
+    ///   - context: the context members a client may set (the sample app: `onboarded`,
+    ///     `platform`, `variant`); absent ones take the server's defaults. Who is signed in is
+    ///     not a client's to say: the server refuses such members (`context_not_settable`).
     ///   - deepLink: a link to open at once (kept pending until sign-in if it leads into main).
+    ///   - identity: a bearer JWT of the app's identity provider: the session is that user's
+    ///     (`token_*` problems when it does not verify). Nil: no identity.
     public static func create(
-        on server: URL, context: [String: WireValue] = [:], deepLink: String? = nil,
+        on server: URL, context: [String: WireValue] = [:], deepLink: String? = nil, identity: String? = nil,
         configuration: ClientConfiguration = ClientConfiguration()
     ) async throws(WayfinderError) -> WayfinderSession {
         let transport = Transport(server: server, configuration: configuration)
         let body = try Transport.encode(CreateSessionBody(context: context, deepLink: deepLink))
-        let answer = try await transport.send(HTTPCall(method: "POST", path: "/v1/sessions", body: body, repeats: .ifNotConnected))
+        let headers = identity.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+        let answer = try await transport.send(
+            HTTPCall(method: "POST", path: "/v1/sessions", headers: headers, body: body, repeats: .ifNotConnected))
         let created = try Transport.decode(CreatedSession.self, from: answer)
         let session = WayfinderSession(credentials: SessionCredentials(id: created.id, token: created.token), transport: transport)
         await session.remember(created.state)

@@ -19,13 +19,19 @@ public protocol AppSchema {
     associatedtype Link: DeepLinkDestination = NoDeepLinks
 }
 
-/// A session's context: who the user is and how the app should look (`platform`, `variant`, …),
-/// shown to clients in every state.
+/// A session's context: how the app should look (`platform`, `locale`, `onboarded`, …) and what
+/// the server decided about the user (`authenticated`, `roles`, …), shown to clients in every
+/// state.
 ///
 /// A client's context is read member by member: an absent or `null` member keeps the value
 /// `init()` gives it, an unknown member is dropped, and a member of the wrong type or outside an
 /// enum's values is an `invalid_params` problem named `context.<member>`. Then ``normalized()``
 /// applies the app's own rules.
+///
+/// Only the members named by ``clientMembers`` are a client's to set: any other member a client
+/// sends is refused (`422 context_not_settable`, named `context.<member>`), so who is signed in
+/// is never a client's claim. The other members change only through flows (after an effect
+/// verified a password, say) or come from the session's verified ``Identity``.
 public protocol SessionContext: Codable, Sendable, Hashable {
     /// The context of a client that says nothing.
     init()
@@ -36,12 +42,36 @@ public protocol SessionContext: Codable, Sendable, Hashable {
     /// traffic (`/metrics`, the flow graph) is counted per value of it. Best an enum, so the
     /// values are few; past 16 distinct values the rest count as `other`.
     static var variantKey: String? { get }
+    /// The members a client may set when it creates a session (hints such as the platform or the
+    /// locale); the others are the server's. The default, ``ContextMembers/all``, suits a context
+    /// that says nothing about the user; a context with members about the user names the others:
+    /// `static let clientMembers = ContextMembers.only(["platform", "onboarded"])`.
+    /// The application refuses to start if a name is not a member.
+    static var clientMembers: ContextMembers { get }
 }
 
 extension SessionContext {
     public func normalized() throws -> Self { self }
     /// No variant member.
     public static var variantKey: String? { nil }
+    /// Every member is a client's to set.
+    public static var clientMembers: ContextMembers { .all }
+}
+
+/// Which members of a session's context a client may set (``SessionContext/clientMembers``).
+public enum ContextMembers: Sendable, Hashable {
+    /// Every member: nothing in the context is the server's.
+    case all
+    /// Only these members; a client that sends another is refused.
+    case only(Set<String>)
+
+    /// Whether a client may set the member `name`.
+    public func allows(_ name: String) -> Bool {
+        switch self {
+        case .all: true
+        case .only(let names): names.contains(name)
+        }
+    }
 }
 
 /// The app's model (MVVM-C's model): data the flows read and change, shared across flows and

@@ -20,13 +20,14 @@ public struct Application: Sendable {
         let flowNames: [String]
         let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
         let variantKey: String?
+        let clientMembers: ContextMembers
         let migrations: Migrations
         let updateRequired: ScreenContent
 
         init(
             scheme: String, version: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
-            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, variantKey: String?, migrations: Migrations,
-            updateRequired: ScreenContent
+            normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, variantKey: String?,
+            clientMembers: ContextMembers, migrations: Migrations, updateRequired: ScreenContent
         ) {
             self.scheme = scheme
             self.version = version
@@ -36,6 +37,7 @@ public struct Application: Sendable {
             self.flowNames = flows.map(\.name)
             self.normalizeContext = normalizeContext
             self.variantKey = variantKey
+            self.clientMembers = clientMembers
             self.migrations = migrations
             self.updateRequired = updateRequired
         }
@@ -58,6 +60,8 @@ public struct Application: Sendable {
     public var flowsWithEffects: [String] { storage.flows.filter { !$0.effects.isEmpty }.map(\.name) }
     /// The context member that names a session's experiment variant (``SessionContext/variantKey``).
     public var variantKey: String? { storage.variantKey }
+    /// The context members a client may set (``SessionContext/clientMembers``).
+    public var clientMembers: ContextMembers { storage.clientMembers }
     /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }
@@ -88,8 +92,8 @@ public struct Application: Sendable {
         storage = Storage(
             scheme: scheme, version: version, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
             normalizeContext: ContextReader<Root.App.Context>().read, variantKey: Root.App.Context.variantKey,
-            migrations: Migrations(versions: versions), updateRequired: updateRequired)
-        let problems = check(linkProblems: links.problems) + checkVersions()
+            clientMembers: Root.App.Context.clientMembers, migrations: Migrations(versions: versions), updateRequired: updateRequired)
+        let problems = check(linkProblems: links.problems) + checkVersions() + Self.checkClientMembers(Root.App.Context.self)
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
 

@@ -82,6 +82,11 @@ public struct FlowContext<F: Flow>: Sendable {
     /// This coordinator's id in the coordinator tree.
     public var coordinator: String { base.coordinator }
 
+    /// Who the user is, as the server verified it when the session was created (a bearer JWT of
+    /// the team's identity provider, or the team's own authenticator); nil when nobody was.
+    /// Never a client's claim, and the same for the session's whole life.
+    public var identity: Identity? { base.navigator.state.identity }
+
     /// How this coordinator was placed by its parent.
     public var placement: Placement { base.placement }
 

@@ -68,6 +68,38 @@ extension Application {
     }
 }
 
+extension Application {
+    /// The members of a client's context that it may not set (``SessionContext/clientMembers``),
+    /// sorted; empty when the context is the client's to give.
+    public func refusedContextMembers(_ input: JSONObject) -> [String] {
+        guard case .only(let allowed) = clientMembers else { return [] }
+        return input.keys.filter { !allowed.contains($0) }.sorted()
+    }
+
+    /// Whether two states of a session are signed in alike: the same identity and the same
+    /// values of the context members that are the server's (every member not in
+    /// ``SessionContext/clientMembers``). A rewind between states that are not would restore the
+    /// screens of one user into the session of another, or of nobody.
+    public func sameSignIn(_ a: SessionState, _ b: SessionState) -> Bool {
+        guard a.identity == b.identity else { return false }
+        guard case .only(let allowed) = clientMembers else { return true }
+        for name in Set(a.context.keys).union(b.context.keys) where !allowed.contains(name) {
+            if a.context[name] != b.context[name] { return false }
+        }
+        return true
+    }
+
+    /// A `clientMembers` name that is not a member of the context is a typo that would refuse
+    /// every client that sends the member meant.
+    static func checkClientMembers<Context: SessionContext>(_ type: Context.Type) -> [String] {
+        guard case .only(let names) = Context.clientMembers, Context.self != JSONObject.self else { return [] }
+        let members = Set(((try? ShapeProbe.members(of: Context.self)) ?? []).map(\.name))
+        return names.subtracting(members).sorted().map {
+            "\(Context.self).clientMembers names '\($0)', which is not a member of the context"
+        }
+    }
+}
+
 /// Reads a client's context into the app's ``SessionContext`` type: member by member (every
 /// problem at once, in declaration order), defaults for what is absent, then the app's rules.
 struct ContextReader<Context: SessionContext>: Sendable {

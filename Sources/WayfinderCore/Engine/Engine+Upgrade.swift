@@ -57,7 +57,7 @@ extension Engine {
             let salvaged = StateCodec.salvage(bytes)
             try checkNotAhead(salvaged.appVersion, layout: salvaged.layout)
             return try rebuild(
-                session: session, revision: revision, context: salvaged.context, model: salvaged.model,
+                session: session, revision: revision, context: salvaged.context, identity: salvaged.identity, model: salvaged.model,
                 from: salvaged.appVersion, reason: .undecodableState, detail: "\(error)")
         }
         return try upgrade(state)
@@ -116,23 +116,26 @@ extension Engine {
 
     private func rebuild(_ state: SessionState, from: String?, reason: RebuildReason, detail: String) throws -> LoadedSession {
         try rebuild(
-            session: state.session, revision: state.revision, context: state.context, model: state.model, from: from, reason: reason,
+            session: state.session, revision: state.revision, context: state.context, identity: state.identity, model: state.model,
+            from: from, reason: reason,
             detail: detail)
     }
 
     /// A session launched again with `context` (read member by member; empty if the launch
     /// refuses it) and `model` (none if the launch still refuses), at revision `revision + 1`.
+    /// It keeps its identity: who the user is does not change with the app's version.
     private func rebuild(
-        session: String, revision: Int, context: JSONObject, model: JSONObject, from: String?, reason: RebuildReason, detail: String
+        session: String, revision: Int, context: JSONObject, identity: Identity?, model: JSONObject, from: String?,
+        reason: RebuildReason, detail: String
     ) throws -> LoadedSession {
         let read = contextRead(context)
         let navigator: Navigator
-        if let launched = try? launch(session: session, context: read, model: model) {
+        if let launched = try? launch(session: session, context: read, identity: identity, model: model) {
             navigator = launched
-        } else if let launched = try? launch(session: session, context: try app.normalizeContext([:]), model: model) {
+        } else if let launched = try? launch(session: session, context: try app.normalizeContext([:]), identity: identity, model: model) {
             navigator = launched
         } else {
-            navigator = try launch(session: session, context: try app.normalizeContext([:]), model: [:])
+            navigator = try launch(session: session, context: try app.normalizeContext([:]), identity: identity, model: [:])
         }
         var state = navigator.state
         state.revision = revision + 1

@@ -9,16 +9,18 @@ public struct Engine: Sendable {
     /// An engine for `app`; it keeps nothing else, so one engine serves every session.
     public init(_ app: Application) { self.app = app }
 
-    /// Starts a session: the application coordinator runs its launch logic, then `deepLink`
-    /// (if any) is opened. A bad context or link throws and no session exists.
-    public func start(session: String, context: JSONObject, deepLink: String? = nil) throws -> SessionState {
-        try launched(session: session, context: context, deepLink: deepLink).state
+    /// Starts a session of the user `identity` (nil: nobody verified): the application
+    /// coordinator runs its launch logic, then `deepLink` (if any) is opened. A bad context or
+    /// link throws and no session exists. The context is taken as given: the server refuses
+    /// members a client may not set before it starts a session.
+    public func start(session: String, context: JSONObject, deepLink: String? = nil, identity: Identity? = nil) throws -> SessionState {
+        try launched(session: session, context: context, deepLink: deepLink, identity: identity).state
     }
 
     /// `start`, with the effects the launch asked for (in a flow's `start`, `childDidFinish` or
     /// deep link), to run as a route's are: the server's create answer waits for them.
-    package func launched(session: String, context: JSONObject, deepLink: String? = nil) throws -> Outcome {
-        var navigator = try launch(session: session, context: try app.normalizeContext(context), model: [:])
+    package func launched(session: String, context: JSONObject, deepLink: String? = nil, identity: Identity? = nil) throws -> Outcome {
+        var navigator = try launch(session: session, context: try app.normalizeContext(context), identity: identity, model: [:])
         if let deepLink {
             _ = try navigator.openDeepLink(deepLink)
             try navigator.prune()
@@ -28,11 +30,12 @@ public struct Engine: Sendable {
         return Outcome(state: state, transitions: navigator.transitions, changed: true, effects: navigator.requested)
     }
 
-    /// The navigator of a new session with `context` (already normalized) and `model`, after the
-    /// application coordinator's launch logic; its transitions are the launch's.
-    func launch(session: String, context: JSONObject, model: JSONObject) throws -> Navigator {
+    /// The navigator of a new session with `context` (already normalized), `identity` and
+    /// `model`, after the application coordinator's launch logic; its transitions are the launch's.
+    func launch(session: String, context: JSONObject, identity: Identity? = nil, model: JSONObject) throws -> Navigator {
         let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
         var state = SessionState(session: session, context: context, root: root)
+        state.identity = identity
         state.model = model
         state.appVersion = app.version
         var navigator = Navigator(app: app, state: state)

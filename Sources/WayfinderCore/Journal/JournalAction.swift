@@ -5,8 +5,9 @@
 /// Written and read by the same code (``write(to:redacting:)`` and ``init(json:)``), so a bundle
 /// saved by a server is read back by `wayfinder replay` and the testing library alike.
 public enum JournalAction: Sendable, Hashable {
-    /// The session was created with this (normalized) context and deep link.
-    case start(context: JSONObject, deepLink: String?)
+    /// The session was created with this (normalized) context and deep link, for the verified
+    /// user `identity` (nil: nobody).
+    case start(context: JSONObject, deepLink: String?, identity: Identity? = nil)
     /// A client's action (routes, back, tab, deep link) or an effect's result.
     case action(Action)
     /// The flow threw on an effect's result: the effect was dropped (``Engine/abandonEffect(_:in:)``).
@@ -44,9 +45,10 @@ public enum JournalAction: Sendable, Hashable {
         w.beginObject()
         w.key("kind"); w.string(kind)
         switch self {
-        case .start(let context, let deepLink):
+        case .start(let context, let deepLink, let identity):
             w.key("context"); w.value(.object(context))
             if let deepLink { w.key("deepLink"); w.string(deepLink) }
+            if let identity { w.key("identity"); w.value(StateCodec.encode(identity)) }
         case .action(.trigger(let route)):
             w.key("route"); w.string(route.name)
             w.key("params"); w.value(.object(secrets.redact(route)))
@@ -129,7 +131,15 @@ public enum JournalAction: Sendable, Hashable {
             return value
         }
         switch kind {
-        case "start": self = .start(context: object["context"]?.objectValue ?? [:], deepLink: object["deepLink"]?.stringValue)
+        case "start":
+            var identity: Identity?
+            if let value = object["identity"] {
+                guard let sub = value["sub"]?.stringValue, let iss = value["iss"]?.stringValue else {
+                    throw .malformed("a 'start' action's identity has no string 'sub' and 'iss'")
+                }
+                identity = Identity(subject: sub, issuer: iss, claims: value["claims"]?.objectValue ?? [:])
+            }
+            self = .start(context: object["context"]?.objectValue ?? [:], deepLink: object["deepLink"]?.stringValue, identity: identity)
         case "route": self = .action(.trigger(RouteRequest(try string("route"), params: object["params"]?.objectValue ?? [:])))
         case "back": self = .action(.back(screen: object["screen"]?.stringValue))
         case "tab": self = .action(.selectTab(try string("tab")))

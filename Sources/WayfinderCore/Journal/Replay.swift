@@ -118,8 +118,8 @@ public struct Replay: Sendable {
                         transitions += try apply(action, to: &state, history: states)
                     }
                     state.revision = entry.revision
-                } else if case .start(let context, let deepLink)? = entry.actions.first {
-                    state = try engine.start(session: bundle.session, context: context, deepLink: deepLink)
+                } else if case .start(let context, let deepLink, let identity)? = entry.actions.first {
+                    state = try engine.start(session: bundle.session, context: context, deepLink: deepLink, identity: identity)
                     for action in entry.actions.dropFirst() { transitions += try apply(action, to: &state, history: states) }
                     state.revision = entry.revision
                     transitions = entry.transitions
@@ -222,7 +222,7 @@ public struct Replay: Sendable {
 
     static func summary(_ action: JournalAction) -> String {
         switch action {
-        case .start(_, let link): link.map { "start \($0)" } ?? "start"
+        case .start(_, let link, _): link.map { "start \($0)" } ?? "start"
         case .action(.trigger(let route)): "route \(route.name)"
         case .action(.back): "back"
         case .action(.selectTab(let tab)): "tab \(tab)"

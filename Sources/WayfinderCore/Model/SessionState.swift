@@ -11,6 +11,9 @@ public struct SessionState: Sendable, Hashable, Codable {
     public var revision: Int
     /// Who the user is and how the app should look (`onboarded`, `platform`, …); shown to clients.
     public var context: JSONObject
+    /// Who the user is, as the server verified it when the session was created (nil: nobody
+    /// signed in through an identity provider). Never shown to clients.
+    public var identity: Identity?
     /// The app's model data shared by flows across the session (for example the todos).
     public var model: JSONObject
     /// The coordinator tree, rooted at the application coordinator.
@@ -39,6 +42,7 @@ public struct SessionState: Sendable, Hashable, Codable {
         self.session = session
         self.revision = 1
         self.context = context
+        self.identity = nil
         self.model = [:]
         self.coordinators = root
         self.navigation = .empty

@@ -19,10 +19,11 @@ package enum StateCodec {
     package struct Memo: Sendable {
         var appVersion: String?
         var context: JSONObject = [:]
+        var identity: Identity?
         var model: JSONObject = [:]
         var coordinators = Coordinator(id: "", flow: "", placement: .root)
         var root = RootNode.stack(Stack(coordinator: "", screens: []))
-        /// `{"v":1,["app":…,]"context":…,["model":…,]"coordinators":…,"root":…` (no closing brace).
+        /// `{"v":1,["app":…,]"context":…,["identity":…,]["model":…,]"coordinators":…,"root":…` (no closing brace).
         var prefix: [UInt8] = []
         package init() {}
     }
@@ -36,7 +37,7 @@ package enum StateCodec {
     /// updated for the next call.
     package static func encode(_ state: SessionState, memo: inout Memo) -> [UInt8] {
         let fits = !memo.prefix.isEmpty && memo.appVersion == state.appVersion && memo.root == state.navigation.root
-            && memo.context == state.context
+            && memo.context == state.context && memo.identity == state.identity
             && memo.model == state.model && memo.coordinators == state.coordinators
         if !fits {
             var w = JSONWriter(capacity: 2048)
@@ -44,6 +45,7 @@ package enum StateCodec {
             w.key("v"); w.int(1)
             if let version = state.appVersion { w.key("app"); w.string(version) }
             w.key("context"); w.value(.object(state.context))
+            if let identity = state.identity { w.key("identity"); w.value(encode(identity)) }
             if !state.model.isEmpty { w.key("model"); w.value(.object(state.model)) }
             w.key("coordinators"); write(state.coordinators, &w)
             w.key("root")
@@ -66,6 +68,7 @@ package enum StateCodec {
             }
             memo.appVersion = state.appVersion
             memo.context = state.context
+            memo.identity = state.identity
             memo.model = state.model
             memo.coordinators = state.coordinators
             memo.root = state.navigation.root
@@ -111,6 +114,7 @@ package enum StateCodec {
             root: try coordinator(reader.child("coordinators")))
         state.revision = try reader.int("revision")
         state.appVersion = try reader.optionalString("app")
+        if reader.has("identity") { state.identity = try identity(reader.child("identity")) }
         state.model = reader.has("model") ? try reader.object("model") : [:]
         let root = try reader.child("root")
         let navigationRoot: RootNode
@@ -152,12 +156,28 @@ package enum StateCodec {
         return bytes
     }
 
+    /// An identity as stored: `{"sub":…,"iss":…[,"claims":…]}`.
+    static func encode(_ identity: Identity) -> JSONValue {
+        var object: JSONObject = ["sub": .string(identity.subject), "iss": .string(identity.issuer)]
+        if !identity.claims.isEmpty { object["claims"] = .object(identity.claims) }
+        return .object(object)
+    }
+
+    private static func identity(_ reader: Reader) throws -> Identity {
+        Identity(
+            subject: try reader.string("sub"), issuer: try reader.string("iss"),
+            claims: reader.has("claims") ? try reader.object("claims") : [:])
+    }
+
     /// What can still be read of stored bytes that do not decode as a state (empty when nothing):
-    /// the context and model a rebuilt session keeps, and the app version and layout that tell
-    /// whether a newer version wrote them.
-    static func salvage(_ bytes: [UInt8]) -> (context: JSONObject, model: JSONObject, appVersion: String?, layout: Int) {
-        guard let json = try? JSONParser.parse(bytes) else { return ([:], [:], nil, 1) }
-        return (json["context"]?.objectValue ?? [:], json["model"]?.objectValue ?? [:], json["app"]?.stringValue, json["v"]?.intValue ?? 1)
+    /// the context, identity and model a rebuilt session keeps, and the app version and layout
+    /// that tell whether a newer version wrote them.
+    static func salvage(_ bytes: [UInt8]) -> (context: JSONObject, identity: Identity?, model: JSONObject, appVersion: String?, layout: Int) {
+        guard let json = try? JSONParser.parse(bytes) else { return ([:], nil, [:], nil, 1) }
+        let identity = json["identity"].flatMap { try? Self.identity(Reader($0, "$.identity")) }
+        return (
+            json["context"]?.objectValue ?? [:], identity, json["model"]?.objectValue ?? [:], json["app"]?.stringValue,
+            json["v"]?.intValue ?? 1)
     }
 
     // MARK: Writing

@@ -23,6 +23,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         for (name, value) in elements { fields.append((name: name, value: value)) }
     }
 
+    /// Every field, in order (shares the storage: no copy).
+    public var all: [Element] { fields }
+
     /// Makes room for `count` fields in all.
     public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 

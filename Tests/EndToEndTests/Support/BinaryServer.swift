@@ -12,6 +12,13 @@ final class BinaryServer {
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("wayfinder").path
     }
 
+    /// The `--jwt-*` flags, with the secret in a file of its own (written once per test run).
+    static func identityArguments() throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-identity-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return try TestIdentity.arguments(folder: folder)
+    }
+
     /// Starts the binary and waits (at most ~10 s) for `/healthz` to answer 200.
     init(arguments: [String], currentDirectory: String? = nil, logFile: String? = nil, environment: [String: String] = [:]) throws {
         let path = Self.executablePath
@@ -19,8 +26,10 @@ final class BinaryServer {
         port = try Self.freePort()
         process = Process()
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["--port", String(port), "--threads", "2"] + arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        // It trusts the tests' identity provider and takes their operator key, as the in-process servers do.
+        process.arguments = ["--port", String(port), "--threads", "2"] + (try Self.identityArguments()) + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["WAYFINDER_OPERATOR_KEY": TestIdentity.operatorKey]) { $1 }
+            .merging(environment) { $1 }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         if let logFile {
             let created = FileManager.default.createFile(atPath: logFile, contents: nil)

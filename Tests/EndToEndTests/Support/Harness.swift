@@ -71,17 +71,20 @@ final class Client {
         return Reply(response)
     }
 
-    func createSession(_ body: String = "{}") throws -> Session {
-        let reply = try call("POST", "/v1/sessions", json: body)
+    /// A new session; `identity` is the bearer JWT of the user it is for (nil: nobody).
+    func createSession(_ body: String = "{}", identity: String? = nil, headers: [(String, String)] = []) throws -> Session {
+        let reply = try call("POST", "/v1/sessions", token: identity, json: body, headers: headers)
         try #require(reply.status == 201, "create: \(reply)")
         let id = try #require(reply.json["id"].string)
         let token = try #require(reply.json["token"].string)
         return Session(id: id, token: token, created: reply)
     }
 
-    /// A session that starts signed in, on the dashboard.
-    func signedInSession(platform: String = "phone") throws -> Session {
-        try createSession(jsonText(["context": ["onboarded": true, "authenticated": true, "user": "a@b.c", "platform": platform]]))
+    /// A session that starts signed in (a verified JWT of `a@b.c`), on the dashboard.
+    func signedInSession(platform: String = "phone", subject: String = "user-a", email: String = "a@b.c") throws -> Session {
+        try createSession(
+            jsonText(["context": ["onboarded": true, "platform": platform]]),
+            identity: TestIdentity.token(subject: subject, email: email))
     }
 
     func get(_ s: Session, headers: [(String, String)] = []) throws -> Reply {
@@ -157,6 +160,8 @@ final class InProcessServer {
         configuration.publicDirectory = Self.packageRoot + "/Public"
         configuration.openAPIDocument = Array(FileManager.default.contents(atPath: Self.packageRoot + "/openapi.yaml") ?? Data())
         configuration.createRatePerSecond = nil  // the tests create sessions in bursts from one address
+        configuration.authenticator = TestIdentity.authenticator
+        configuration.operatorKey = TestIdentity.operatorKey
         configure(&configuration)
         // The sample app's accounts, in memory, one store per server.
         let services = try services ?? DemoServices(users: UserStore(path: nil)).effects

@@ -25,6 +25,7 @@ final class LiveServer: Sendable {
         self.store = store
         var configuration = APIConfiguration()
         configuration.publicDirectory = nil
+        configuration.authenticator = TestIdentity.authenticator
         configureAPI(&configuration)
         api = WayfinderAPI(
             engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error),

@@ -10,6 +10,12 @@ struct AppFlow: ShopFlow {
     ]
 
     func start(_ flow: inout FlowContext<Self>) throws {
+        // A session created with a verified identity (a JWT of the shop's identity provider) is
+        // that customer's; everyone else signs in at checkout.
+        if let identity = flow.identity {
+            flow.context.signedIn = true
+            flow.context.email = identity.claim("email") ?? identity.subject
+        }
         try flow.showTabs(tabs, selected: "shop")
     }
 

@@ -1,7 +1,9 @@
 import WayfinderCore
 
-/// Who the customer is and how the app looks; a client sends any of these members when it
-/// creates a session (the web client sends `platform` and, with `?variant=B`, `variant`).
+/// Who the customer is and how the app looks. A client may send how the app looks when it creates
+/// a session (the web client sends `platform` and, with `?variant=B`, `variant`); whether the
+/// customer is signed in, and as whom, is the server's: the checkout's sign-in sets it, or the
+/// session's verified identity.
 struct ShopContext: SessionContext {
     enum Platform: String, Codable, CaseIterable { case phone, tablet, web }
     /// The checkout's A/B test.
@@ -17,6 +19,8 @@ struct ShopContext: SessionContext {
     var signedIn = false
     /// The signed-in customer's email address.
     var email: String?
+
+    static let clientMembers = ContextMembers.only(["platform", "variant"])
 
     /// No email address unless signed in; signed in needs one.
     func normalized() throws -> ShopContext {
