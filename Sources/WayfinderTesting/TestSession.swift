@@ -28,11 +28,23 @@ public struct TestSession: Sendable {
     /// The snapshot after the last step: what the next step's closure starts from.
     public private(set) var snapshot: NavigationSnapshot
 
-    /// Starts a session as `POST /v1/sessions` would, with `context` and an optional deep link.
-    /// Throws what the engine refuses (a bad context or link).
-    public init(_ application: Application, context: JSONObject = [:], deepLink: String? = nil, session: String = "test") throws {
+    /// Starts a session as `POST /v1/sessions` would, with `context`, an optional deep link and
+    /// the verified user `identity` (as a server's authenticator would give it).
+    /// Throws what the server refuses: a context member a client may not set
+    /// (``SessionContext/clientMembers``: a signed-in user comes from `identity`, or from the
+    /// app's sign-in flow) as ``NavigationError/invalidParams(_:)``, and a bad context or link.
+    public init(
+        _ application: Application, context: JSONObject = [:], deepLink: String? = nil, identity: Identity? = nil,
+        session: String = "test"
+    ) throws {
+        let refused = application.refusedContextMembers(context)
+        guard refused.isEmpty else {
+            throw NavigationError.invalidParams(refused.map {
+                InvalidParam(name: "context.\($0)", reason: "is the server's to set (the server answers 422 context_not_settable): pass identity:, or sign in through the app's flow")
+            })
+        }
         engine = Engine(application)
-        state = try engine.start(session: session, context: context, deepLink: deepLink)
+        state = try engine.start(session: session, context: context, deepLink: deepLink, identity: identity)
         snapshot = NavigationSnapshot(state, transitions: [], before: nil)
     }
 

@@ -153,8 +153,16 @@ private struct FormFlow: Flow {
         ])
     }
 
+    @Test func aContextMemberAClientMayNotSetIsRefusedAsTheServerRefusesIt() throws {
+        #expect(throws: NavigationError.self) { try TestSession(demoApplication, context: ["onboarded": true, "authenticated": true]) }
+        #expect(throws: NavigationError.self) { try TestSession(demoApplication, context: ["user": "a@b.c"]) }
+        let signedIn = try TestSession(demoApplication, context: ["onboarded": true], identity: Identity(subject: "ada", issuer: "tests", claims: ["email": "ada@example.com"]))
+        #expect(signedIn.snapshot.context["user"] == "ada@example.com")
+        #expect(signedIn.snapshot.stack == ["dashboard"])
+    }
+
     @Test func aRefusedStepThrowsTheTypedErrorAndChangesNothing() throws {
-        var session = try TestSession(demoApplication, context: ["onboarded": true, "authenticated": true, "user": "a@b.c"])
+        var session = try TestSession(demoApplication, context: ["onboarded": true], identity: Identity(subject: "a@b.c", issuer: "tests"))
         let before = session.snapshot
         #expect(throws: NavigationError.routeUnavailable(route: "next", available: ["openTodo"])) {
             try session.send(OnboardingFlow.Route.next)

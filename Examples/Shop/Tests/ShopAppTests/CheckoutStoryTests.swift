@@ -72,7 +72,7 @@ import WayfinderTesting
     }
 
     @Test func aSignedInCustomerGoesStraightToTheAddressAndBackingOutEndsTheCheckout() throws {
-        var session = try TestSession(try Shop.makeApplication(), context: ["signedIn": true, "email": "ada@example.com"])
+        var session = try TestSession(try Shop.makeApplication(), identity: ada)
         #expect(session.snapshot.stack == ["products"])
         #expect(session.snapshot.navigation == "tabs(*shop: [products], cart: [cart], account: [account])")
         #expect(session.snapshot.coordinators == "app(catalog, cart, account)")

@@ -4,9 +4,12 @@ import WayfinderCore
 import WayfinderTesting
 
 /// A session of the shop on the pure engine, as a web client starts it unless told otherwise.
-func shopSession(_ context: JSONObject = ["platform": "web"], deepLink: String? = nil) throws -> TestSession {
-    try TestSession(try Shop.makeApplication(), context: context, deepLink: deepLink)
+func shopSession(_ context: JSONObject = ["platform": "web"], deepLink: String? = nil, identity: Identity? = nil) throws -> TestSession {
+    try TestSession(try Shop.makeApplication(), context: context, deepLink: deepLink, identity: identity)
 }
+
+/// Ada, as the shop's identity provider vouches for her.
+let ada = Identity(subject: "user-ada", issuer: "https://id.shop.example", claims: ["email": "ada@example.com"])
 
 /// The snapshots' context every test starts from (a web client, variant A, a guest).
 let guestContext: JSONObject = ["platform": "web", "variant": "A", "signedIn": false, "email": nil]
