@@ -70,7 +70,7 @@ def test_forged_and_stale_tokens_are_refused(start_server, tmp_path, kind):
     cases = [
         (ops.jwt_token("ada", secret=b"another secret, as long as the real one is"), "token_signature_invalid"),
         (ops.jwt_token("ada", alg="none"), "token_algorithm_not_allowed"),
-        (ops.jwt_token("ada", alg="none")[:-1] + "x", "token_algorithm_not_allowed"),
+        (ops.jwt_token("ada", alg="none") + "c2lnbmVk", "token_algorithm_not_allowed"),
         (ops.jwt_token("ada", lifetime=-3600), "token_expired"),
         (ops.jwt_token("ada", audience="another-app"), "token_audience_mismatch"),
         (ops.jwt_token("ada", claims={"iss": "https://evil.example.com"}), "token_issuer_mismatch"),
@@ -111,11 +111,10 @@ def test_operator_endpoints_need_the_operator_key(start_server, tmp_path, kind):
     for value in wrong:
         headers = {"Authorization": value} if value else {}
         for method, path in [("GET", "/v1/users/ada%40example.com/sessions"), ("DELETE", "/v1/users/ada%40example.com/sessions")]:
-            answer = server.request(method, path, headers=headers)
-            code = "operator_unauthorized"
-            problem(answer, 401, code)
-        problem(server.request("GET", f"/v1/sessions/{sid}/history", headers=headers),
-                404 if value.startswith("Bearer ") else 401, "not_found" if value.startswith("Bearer ") else "unauthorized")
+            problem(server.request(method, path, headers=headers), 401, "operator_unauthorized")
+        if value != "Bearer " + token:  # the session's own token reads its own history, of course
+            problem(server.request("GET", f"/v1/sessions/{sid}/history", headers=headers),
+                    404 if value.startswith("Bearer ") else 401, "not_found" if value.startswith("Bearer ") else "unauthorized")
     assert sessions(server) == before, "a refused operator request ended a session"
     # With the key: the user's session is listed.
     status, _, body = server.request("GET", "/v1/users/ada%40example.com/sessions",
