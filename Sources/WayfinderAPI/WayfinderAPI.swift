@@ -35,6 +35,9 @@ public final class WayfinderAPI: HTTPHandler {
     let healthBody: [UInt8]
     /// SHA-256 of the operator key (nil: the operator endpoints are off).
     let operatorKeyHash: [UInt8]?
+    /// Whether the authenticator is asked about requests that name a session (read once: it is
+    /// asked on every request otherwise).
+    let authenticatesSessionRequests: Bool
     /// Reads the server's open connections for `/metrics` (set after the server exists).
     public let openConnections: @Sendable () -> Int
 
@@ -68,6 +71,7 @@ public final class WayfinderAPI: HTTPHandler {
         let health: JSONValue = ["status": "ok", "version": .string(engine.app.version)]
         self.healthBody = health.canonicalBytes
         self.operatorKeyHash = configuration.operatorKey.map { Credentials.hash($0) }
+        self.authenticatesSessionRequests = configuration.authenticator?.authenticatesSessionRequests ?? false
         self.openConnections = openConnections
         // Expired sessions are deleted every ttl/100 (at least every second), which also ends
         // their event streams.

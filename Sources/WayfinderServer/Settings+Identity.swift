@@ -71,29 +71,38 @@ struct IdentitySettings: Sendable {
 }
 
 extension Settings {
+    /// An issuer or audience: a URL or a name, in printable ASCII.
+    private static func claimValue(_ v: String) throws(Invalid) -> String {
+        guard !v.isEmpty, v.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else {
+            throw Invalid(message: "must be printable ASCII without spaces (a URL or a name, as the tokens carry it)")
+        }
+        return v
+    }
+
+    /// A file the server reads at start.
+    private static func readableFile(_ v: String) throws(Invalid) -> String {
+        guard !v.isEmpty, FileManager.default.isReadableFile(atPath: v) else { throw Invalid(message: "must be a file this process can read") }
+        return v
+    }
+
     static let identityOptions: [Option] = [
-        Option(name: "jwt-issuer", help: "the iss every identity JWT must have (with --jwt-audience and a key: sessions get a verified user)", defaultValue: { $0.identity.jwtIssuer ?? "none" }) { s, v throws(Invalid) in
-            guard !v.isEmpty else { throw Invalid(message: "must not be empty") }
-            s.identity.jwtIssuer = v
+        Option(name: "jwt-issuer", help: "the iss every identity JWT must have (with the audience and a key: sessions get a verified user)", defaultValue: { $0.identity.jwtIssuer ?? "none" }) { s, v throws(Invalid) in
+            s.identity.jwtIssuer = try claimValue(v)
         },
         Option(name: "jwt-audience", help: "the aud every identity JWT must name", defaultValue: { $0.identity.jwtAudience ?? "none" }) { s, v throws(Invalid) in
-            guard !v.isEmpty else { throw Invalid(message: "must not be empty") }
-            s.identity.jwtAudience = v
+            s.identity.jwtAudience = try claimValue(v)
         },
         Option(name: "jwt-secret-file", help: "file holding the HS256 shared secret (32 bytes or more)", defaultValue: { $0.identity.jwtSecretFile ?? "none" }) { s, v throws(Invalid) in
-            guard !v.isEmpty else { throw Invalid(message: "must be a path") }
-            s.identity.jwtSecretFile = v
+            s.identity.jwtSecretFile = try readableFile(v)
         },
         Option(name: "jwt-jwks-file", help: "JWKS file of the provider's RS256 and ES256 public keys", defaultValue: { $0.identity.jwksFile ?? "none" }) { s, v throws(Invalid) in
-            guard !v.isEmpty else { throw Invalid(message: "must be a path") }
-            s.identity.jwksFile = v
+            s.identity.jwksFile = try readableFile(v)
         },
         Option(name: "jwt-clock-skew", help: "how far clocks may disagree in the exp, nbf and iat checks", defaultValue: { duration($0.identity.jwtClockSkewSeconds) }) { s, v throws(Invalid) in
             s.identity.jwtClockSkewSeconds = try seconds(v)
         },
         Option(name: "operator-key-file", help: "file holding the operator key (32+ visible ASCII bytes; or WAYFINDER_OPERATOR_KEY); none: operator endpoints off", defaultValue: { $0.identity.operatorKeyFile ?? "none" }) { s, v throws(Invalid) in
-            guard !v.isEmpty else { throw Invalid(message: "must be a path") }
-            s.identity.operatorKeyFile = v
+            s.identity.operatorKeyFile = try readableFile(v)
         },
     ]
 }

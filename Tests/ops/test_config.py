@@ -8,7 +8,7 @@ from conftest import REPO, run_binary
 
 def declared_settings():
     """The option names declared in Sources/WayfinderServer/Settings.swift."""
-    source = (REPO / "Sources/WayfinderServer/Settings.swift").read_text()
+    source = "".join((REPO / "Sources/WayfinderServer" / name).read_text() for name in ("Settings.swift", "Settings+Identity.swift"))
     names = re.findall(r'Option\(\s*name:\s*"([a-z0-9-]+)"', source)
     assert len(names) >= 10, names
     return names
@@ -92,3 +92,24 @@ def test_environment_is_used_without_flags(start_server):
     server = start_server("--store", "memory", env={"WAYFINDER_LOG_LEVEL": "warn"})
     server.request("GET", "/healthz")
     assert not [r for r in server.records() if r.get("event") == "request"], "WAYFINDER_LOG_LEVEL=warn was ignored"
+
+
+def test_a_jwks_that_does_not_parse_stops_the_start_with_its_reason(tmp_path):
+    jwks = tmp_path / "jwks.json"
+    common = ["--jwt-issuer", "https://id.example.com", "--jwt-audience", "app", "--jwt-jwks-file", str(jwks)]
+    for document, reason in [("not json", "not JSON"), ('{"keys": 3}', '"keys"'),
+                             ('{"keys": [{"kty": "RSA", "kid": "a", "n": "AQAB", "e": "AQAB"}]}', "kid")]:
+        jwks.write_text(document)
+        result = run_binary(common)
+        assert result.returncode == 2, (document, result.returncode, result.stderr)
+        assert "cannot verify JWTs" in result.stderr and reason in result.stderr, (document, result.stderr)
+    secret = tmp_path / "secret"
+    secret.write_text("too short")
+    result = run_binary(["--jwt-issuer", "https://id.example.com", "--jwt-audience", "app", "--jwt-secret-file", str(secret)])
+    assert result.returncode == 2 and "32" in result.stderr, result.stderr
+    result = run_binary(["--jwt-issuer", "https://id.example.com"])
+    assert result.returncode == 2 and "--jwt-audience" in result.stderr, result.stderr
+    key = tmp_path / "operator"
+    key.write_text("short\n")
+    result = run_binary(["--operator-key-file", str(key)])
+    assert result.returncode == 2 and "operator key" in result.stderr, result.stderr

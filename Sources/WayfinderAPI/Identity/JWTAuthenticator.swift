@@ -25,6 +25,9 @@ package struct JWTAuthenticator: Authenticator {
     /// The session's own token is in `Authorization` on every other request.
     package var authenticatesSessionRequests: Bool { false }
 
+    /// RFC 7519's registered claims, left out of an identity's `claims`.
+    static let registeredClaims = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti"]
+
     package func authenticate(_ request: AuthenticationRequest) -> Authentication {
         guard case .createSession = request.purpose, let header = request.header("Authorization") else { return .none }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -34,7 +37,11 @@ package struct JWTAuthenticator: Authenticator {
         let token = String(parts[1]).trimmingSpacesString
         switch verifier.verify(token, now: WallClock.nowMillis() / 1000) {
         case .success(let verified):
-            return .verified(Identity(subject: verified.subject, issuer: verified.issuer, claims: verified.claims.objectValue ?? [:]))
+            // The registered claims were checked and say nothing more about the user (the
+            // session outlives the token's `exp`); the rest is the provider's word about them.
+            var claims = verified.claims.objectValue ?? [:]
+            for name in Self.registeredClaims { claims.removeValue(forKey: name) }
+            return .verified(Identity(subject: verified.subject, issuer: verified.issuer, claims: claims))
         case .failure(let refusal):
             return .refused(code: refusal.code, detail: refusal.detail)
         }

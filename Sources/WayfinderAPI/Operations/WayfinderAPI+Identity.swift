@@ -28,6 +28,7 @@ extension WayfinderAPI {
     /// `403 identity_mismatch` if `request` proves another user than `session`'s (or any user, on
     /// a session without one); `401` for a credential the authenticator refuses.
     func checkIdentity(_ request: HTTPRequest, of session: StoredSession) throws(APIError) {
+        guard authenticatesSessionRequests else { return }
         if let proven = try identity(of: request, purpose: .session(id: session.id)), proven.subject != session.user {
             throw .identityMismatch
         }
