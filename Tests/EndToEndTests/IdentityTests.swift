@@ -159,6 +159,14 @@ import WayfinderHTTP
         let allowed = try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision":1}"#)
         #expect(allowed.status == 200, "\(allowed)")
         #expect(allowed.state["context"]["authenticated"].bool == false)
+        // Signed in again, as someone else: their session may go back to the sign-in screen (nobody
+        // was signed in then), never to the screens of the first user.
+        r = try c.route(s, "login", ["email": "b@b.c", "password": "password1"])
+        #expect(r.state["context"]["user"].string == "b@b.c")
+        problem(try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision":3}"#), 409, "rewind_across_sign_in")
+        let toSignIn = try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision":1}"#)
+        #expect(toSignIn.status == 200, "\(toSignIn)")
+        #expect(toSignIn.state.top["name"].string == "login")
     }
 
     /// A team's own check (a signed cookie): another user's cookie on a session is `403`.

@@ -118,7 +118,7 @@ enum APIError: Error, Sendable {
             "A client may not set " + names.map { "context.\($0)" }.joined(separator: ", ")
                 + ": the server sets it (a flow after a verified sign-in, or the session's identity); no session was created."
         case .rewindAcrossSignIn(let revision):
-            "At revision \(revision) the session was signed in differently (its identity or the context members the server owns differ); a rewind never crosses a sign-in or a sign-out."
+            "At revision \(revision) the session was signed in otherwise than now (another identity, or context members the server owns set otherwise); a rewind never restores a signed-in user's screens into a signed-out session or another user's."
         case .unsupportedMediaType(let why): why
         case .payloadTooLarge: "The request body is larger than the server accepts."
         case .badJSON(let why): "The body is not valid JSON: \(why)."

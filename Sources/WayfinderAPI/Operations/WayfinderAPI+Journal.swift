@@ -58,8 +58,8 @@ extension WayfinderAPI {
     /// `If-Match` as for the other changes (`412` if stale); `410 revision_not_journaled` if the
     /// journal no longer holds `N`; `409 effects_pending` while an effect's result is awaited (its
     /// screen would be rewound away from it); `N` past the current revision is `422`; `409
-    /// rewind_across_sign_in` if the session was signed in differently at `N` (its screens could
-    /// show what only the user then signed in may see).
+    /// rewind_across_sign_in` if the session was signed in at `N` otherwise than now (its screens
+    /// could show what only the user then signed in may see).
     func rewind(_ id: String, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let cacheKey = SessionKey(id)
         var session = try waiting { authorized(id, key: cacheKey, request, allowQueryToken: false, on: nil, $0) }
@@ -78,7 +78,7 @@ extension WayfinderAPI {
             let state = try decodedState(session, cacheKey)
             guard state.effects.isEmpty else { throw APIError.effectsPending }
             let earlier = try journaledState(id, revision: target)
-            guard engine.app.sameSignIn(state, earlier) else { throw APIError.rewindAcrossSignIn(revision: target) }
+            guard engine.app.mayRewind(state, to: earlier) else { throw APIError.rewindAcrossSignIn(revision: target) }
             // No effect to hand to the runner: a rewind runs no flow (`Engine.rewind` only
             // restores the navigation), so it asks for none, and none is pending (checked above).
             let outcome = engine.rewind(state, to: earlier)

@@ -67,7 +67,7 @@ public struct ProblemCode: OpenEnumeration {
     public static let identityMismatch: ProblemCode = "identity_mismatch"
     /// 401: an operator endpoint without the operator key, or with another.
     public static let operatorUnauthorized: ProblemCode = "operator_unauthorized"
-    /// 409: a rewind to a revision signed in differently (another user, or signed in then and not now).
+    /// 409: a rewind to a revision signed in otherwise than now (another user, or signed in then and not now).
     public static let rewindAcrossSignIn: ProblemCode = "rewind_across_sign_in"
     /// 500: an unexpected error; nothing is promised about the state (retry with the same key).
     public static let `internal`: ProblemCode = "internal"

@@ -76,15 +76,19 @@ extension Application {
         return input.keys.filter { !allowed.contains($0) }.sorted()
     }
 
-    /// Whether two states of a session are signed in alike: the same identity and the same
-    /// values of the context members that are the server's (every member not in
-    /// ``SessionContext/clientMembers``). A rewind between states that are not would restore the
-    /// screens of one user into the session of another, or of nobody.
-    public func sameSignIn(_ a: SessionState, _ b: SessionState) -> Bool {
-        guard a.identity == b.identity else { return false }
+    /// Whether a rewind of `current` may restore the screens of `earlier`: only if `earlier` was
+    /// signed in as `current` is, or not at all. Its identity must be the same, and each context
+    /// member that is the server's (not in ``SessionContext/clientMembers``) must hold the same
+    /// value as now, or its default (nobody signed in then). Otherwise the rewind would restore
+    /// the screens of a signed-in user into a signed-out session, or into another user's.
+    public func mayRewind(_ current: SessionState, to earlier: SessionState) -> Bool {
+        guard current.identity == earlier.identity else { return false }
         guard case .only(let allowed) = clientMembers else { return true }
-        for name in Set(a.context.keys).union(b.context.keys) where !allowed.contains(name) {
-            if a.context[name] != b.context[name] { return false }
+        let defaults = (try? normalizeContext([:])) ?? [:]
+        func value(_ object: JSONObject, _ name: String) -> JSONValue { object[name] ?? .null }
+        for name in Set(current.context.keys).union(earlier.context.keys) where !allowed.contains(name) {
+            let then = value(earlier.context, name)
+            if then != value(current.context, name), then != value(defaults, name) { return false }
         }
         return true
     }
