@@ -163,6 +163,18 @@ extension WayfinderAPI {
     /// Claims the effects left running for the instance storing their revision, before it is
     /// stored, so that no other instance sharing the store resumes them. Blocks on the store: call
     /// it on the effect threads.
+    /// Takes `requests` for this process before the state that asks for them is stored, so a
+    /// resume pass that reads the stored state meanwhile leaves them alone (it would run them
+    /// without the secrets only this request holds). Returns those taken; `release` the rest.
+    func reserve(_ requests: [EffectRequest], session id: String) -> [EffectRequest] {
+        requests.filter { effects.reserve(id + "/" + $0.effect.id) }
+    }
+
+    /// Gives up `requests` reserved by ``reserve(_:session:)`` and not run (the save failed).
+    func release(_ requests: [EffectRequest], session id: String) {
+        for request in requests { effects.release(id + "/" + request.effect.id) }
+    }
+
     func claim(_ leftover: [EffectRequest], session id: String) {
         for request in leftover {
             _ = try? store.claimEffect(id + "/" + request.effect.id, owner: effects.owner, leaseMillis: effects.lease(for: request.effect.flow))
@@ -284,11 +296,12 @@ extension WayfinderAPI {
     /// runs: each is taken for this process (unless it runs here already) and claimed on the
     /// store (so that one of the instances sharing it runs it), then run, its result applied as a
     /// later revision. Returns how many it runs. Blocks on the store: call it on the effect threads.
+    /// `reserved`: the caller took them for this process already (``reserve(_:session:)``).
     @discardableResult
-    func runUnclaimed(_ requests: [EffectRequest], session id: String) -> Int {
+    func runUnclaimed(_ requests: [EffectRequest], session id: String, reserved: Bool = false) -> Int {
         let taken = requests.filter { request in
             let key = id + "/" + request.effect.id
-            guard effects.reserve(key) else { return false }
+            guard reserved || effects.reserve(key) else { return false }
             let leaseMillis = effects.lease(for: request.effect.flow)
             if (try? store.claimEffect(key, owner: effects.owner, leaseMillis: leaseMillis)) == true { return true }
             effects.release(key)

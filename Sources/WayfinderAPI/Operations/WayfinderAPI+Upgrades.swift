@@ -59,10 +59,12 @@ extension WayfinderAPI {
         } catch {
             return then(.failure(error))
         }
+        let reserved = reserve(loaded.effects, session: next.id)
         save(next, expectedRevision: session.revision, idempotency: nil, journal: entry, on: loop) { [self] result in
+            if case .failure = result { release(reserved, session: next.id) }
             switch result {
             case .success:
-                saved(loaded, next, key)
+                saved(loaded, reserved, next, key)
                 then(.success(Upgraded(session: next, transitions: loaded.transitions)))
             case .failure(StoreError.conflict):
                 load(session.id, key: key, on: loop) { [self] result in
@@ -99,12 +101,17 @@ extension WayfinderAPI {
         let (next, entry) = try upgraded(loaded, over: session)
         let started = WallClock.monotonicNanos()
         defer { metrics.storeOperation(.save, since: started) }
+        let reserved = reserve(loaded.effects, session: next.id)
         do {
             try store.save(next, expectedRevision: session.revision, idempotency: nil, journal: entry)
         } catch StoreError.conflict {
+            release(reserved, session: next.id)
             return nil
+        } catch {
+            release(reserved, session: next.id)
+            throw error
         }
-        saved(loaded, next, key)
+        saved(loaded, reserved, next, key)
         return next
     }
 
@@ -130,10 +137,10 @@ extension WayfinderAPI {
     /// Keeps a saved upgrade in the cache, counts and logs it, and hands the effects it asked for
     /// to the runner (as a resume pass would: claimed, then run; their results are later
     /// revisions, so the read or action that loaded the session waits for none).
-    private func saved(_ loaded: LoadedSession, _ next: StoredSession, _ key: SessionKey) {
+    private func saved(_ loaded: LoadedSession, _ reserved: [EffectRequest], _ next: StoredSession, _ key: SessionKey) {
         cache.put(key, revision: next.revision, state: loaded.state)
         cache.noteKnown(key, next)
-        if !loaded.effects.isEmpty { effects.detach { self.runUnclaimed(loaded.effects, session: next.id) } }
+        if !reserved.isEmpty { effects.detach { self.runUnclaimed(reserved, session: next.id, reserved: true) } }
         var fields: [(String, JSONValue)] = [("session", .string(next.id)), ("revision", .int(next.revision))]
         switch loaded.outcome {
         case .current:
