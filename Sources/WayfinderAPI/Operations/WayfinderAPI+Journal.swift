@@ -7,7 +7,7 @@ import WayfinderStore
 /// back to an earlier revision.
 extension WayfinderAPI {
     /// The entry recording `outcome` (made by `actions`), or nil if the journal is off. It keeps
-    /// the state only where ``JournalRecord/keepsState(revision:actions:secrets:)`` says so.
+    /// the state only where ``JournalRecord/keepsState(revision:actions:state:secrets:interval:)`` says so.
     func journalEntry(_ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], time: Int64, requestID: String?) -> JournalEntry? {
         guard configuration.journal, !actions.isEmpty else { return nil }
         let revision = outcome.state.revision
@@ -15,9 +15,11 @@ extension WayfinderAPI {
             revision: revision, time: time, requestID: requestID, actions: actions,
             transitions: outcome.transitions, state: outcome.state,
             stateBytes: stateBytes, redacting: secrets)
-        // The state's own buffer: the memory store keeps one copy for the session and its entry.
-        let keeps = JournalRecord.keepsState(revision: revision, actions: actions, secrets: secrets, interval: configuration.journalStateInterval)
-        let kept = keeps ? stateBytes : []
+        // The state's own buffer: the memory store keeps one copy for the session and its entry;
+        // a copy without them where the state holds secret context members.
+        let keeps = JournalRecord.keepsState(
+            revision: revision, actions: actions, state: outcome.state, secrets: secrets, interval: configuration.journalStateInterval)
+        let kept = keeps ? secrets.digestBytes(outcome.state, stateBytes: stateBytes) : []
         return JournalEntry(revision: revision, record: record, state: kept)
     }
 
@@ -134,7 +136,7 @@ extension WayfinderAPI {
         let states = try replay(id, kept).states
         return try kept.map { entry in
             if entry.state.isEmpty, let state = states[entry.revision] {
-                return try Self.json(JournalEntry(revision: entry.revision, record: entry.record, state: StateCodec.encode(state)))
+                return try Self.json(JournalEntry(revision: entry.revision, record: entry.record, state: StateCodec.encode(secrets.redact(state))))
             }
             return try Self.json(entry)
         }

@@ -48,6 +48,11 @@ public protocol SessionContext: Codable, Sendable, Hashable {
     /// `static let clientMembers = ContextMembers.only(["platform", "onboarded"])`.
     /// The application refuses to start if a name is not a member.
     static var clientMembers: ContextMembers { get }
+    /// The members that are secrets (an access token a flow got from an effect, say): they read
+    /// `[redacted]` in every state a client is shown, in the journal, history, replay bundles and
+    /// logs, and only the session's own stored state keeps them. A member typed ``Secret`` must
+    /// be named here; the application refuses to start otherwise, or if a name is not a member.
+    static var secretMembers: Set<String> { get }
 }
 
 extension SessionContext {
@@ -56,6 +61,8 @@ extension SessionContext {
     public static var variantKey: String? { nil }
     /// Every member is a client's to set.
     public static var clientMembers: ContextMembers { .all }
+    /// No member is a secret.
+    public static var secretMembers: Set<String> { [] }
 }
 
 /// Which members of a session's context a client may set (``SessionContext/clientMembers``).

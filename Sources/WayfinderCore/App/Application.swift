@@ -21,13 +21,14 @@ public struct Application: Sendable {
         let normalizeContext: @Sendable (JSONObject) throws -> JSONObject
         let variantKey: String?
         let clientMembers: ContextMembers
+        let secrets: SecretParams
         let migrations: Migrations
         let updateRequired: ScreenContent
 
         init(
             scheme: String, version: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
             normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, variantKey: String?,
-            clientMembers: ContextMembers, migrations: Migrations, updateRequired: ScreenContent
+            clientMembers: ContextMembers, secretMembers: Set<String>, migrations: Migrations, updateRequired: ScreenContent
         ) {
             self.scheme = scheme
             self.version = version
@@ -38,6 +39,7 @@ public struct Application: Sendable {
             self.normalizeContext = normalizeContext
             self.variantKey = variantKey
             self.clientMembers = clientMembers
+            self.secrets = SecretParams(flows: flows, contextMembers: secretMembers)
             self.migrations = migrations
             self.updateRequired = updateRequired
         }
@@ -62,6 +64,8 @@ public struct Application: Sendable {
     public var variantKey: String? { storage.variantKey }
     /// The context members a client may set (``SessionContext/clientMembers``).
     public var clientMembers: ContextMembers { storage.clientMembers }
+    /// What the app declares secret: route params, context members and effect reply members.
+    public var secrets: SecretParams { storage.secrets }
     /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }
@@ -92,8 +96,9 @@ public struct Application: Sendable {
         storage = Storage(
             scheme: scheme, version: version, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
             normalizeContext: ContextReader<Root.App.Context>().read, variantKey: Root.App.Context.variantKey,
-            clientMembers: Root.App.Context.clientMembers, migrations: Migrations(versions: versions), updateRequired: updateRequired)
-        let problems = check(linkProblems: links.problems) + checkVersions() + Self.checkClientMembers(Root.App.Context.self)
+            clientMembers: Root.App.Context.clientMembers, secretMembers: Root.App.Context.secretMembers,
+            migrations: Migrations(versions: versions), updateRequired: updateRequired)
+        let problems = check(linkProblems: links.problems) + checkVersions() + Self.checkContextMembers(Root.App.Context.self)
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
 

@@ -39,6 +39,11 @@ public protocol Flow<App>: Sendable {
     /// What the services answer to this flow's effects.
     associatedtype EffectReply: Codable & Sendable & Hashable = NoResult
 
+    /// The members of this flow's replies that are secrets (a token the account service returns):
+    /// at any depth of a reply's JSON, a member of one of these names reads `[redacted]` in the
+    /// journal, history and replay bundles. The flow sees the reply as the service gave it.
+    static var secretReplyMembers: Set<String> { get }
+
     /// The flow's name in the coordinator tree and the catalog. By default the type's name
     /// without a `Flow` suffix, starting in lower case: `ChangePasswordFlow` is `changePassword`.
     static var name: String { get }
@@ -84,6 +89,7 @@ public protocol Flow<App>: Sendable {
 
 extension Flow {
     public static var name: String { defaultFlowName(String(describing: Self.self)) }
+    public static var secretReplyMembers: Set<String> { [] }
     public var children: [any Flow.Type] { [] }
     public var tabs: [TabSpec] { [] }
     public var deepLinks: [App.Link.Name] { [] }

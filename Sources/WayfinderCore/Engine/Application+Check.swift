@@ -80,27 +80,50 @@ extension Application {
     /// signed in as `current` is, or not at all. Its identity must be the same, and each context
     /// member that is the server's (not in ``SessionContext/clientMembers``) must hold the same
     /// value as now, or its default (nobody signed in then). Otherwise the rewind would restore
-    /// the screens of a signed-in user into a signed-out session, or into another user's.
+    /// the screens of a signed-in user into a signed-out session, or into another user's. (A
+    /// secret member that reads `[redacted]` then only has to be set now.)
     public func mayRewind(_ current: SessionState, to earlier: SessionState) -> Bool {
         guard current.identity == earlier.identity else { return false }
         guard case .only(let allowed) = clientMembers else { return true }
         let defaults = (try? normalizeContext([:])) ?? [:]
         func value(_ object: JSONObject, _ name: String) -> JSONValue { object[name] ?? .null }
         for name in Set(current.context.keys).union(earlier.context.keys) where !allowed.contains(name) {
-            let then = value(earlier.context, name)
-            if then != value(current.context, name), then != value(defaults, name) { return false }
+            let then = value(earlier.context, name), now = value(current.context, name)
+            if then == .string(JournalAction.redacted), secrets.contextMembers.contains(name) {
+                // A secret the journal does not hold in clear: set then, so it must be set now.
+                if now == value(defaults, name) { return false }
+            } else if then != now, then != value(defaults, name) {
+                return false
+            }
         }
         return true
     }
 
-    /// A `clientMembers` name that is not a member of the context is a typo that would refuse
-    /// every client that sends the member meant.
-    static func checkClientMembers<Context: SessionContext>(_ type: Context.Type) -> [String] {
-        guard case .only(let names) = Context.clientMembers, Context.self != JSONObject.self else { return [] }
-        let members = Set(((try? ShapeProbe.members(of: Context.self)) ?? []).map(\.name))
-        return names.subtracting(members).sorted().map {
-            "\(Context.self).clientMembers names '\($0)', which is not a member of the context"
+    /// A `clientMembers` or `secretMembers` name that is not a member of the context is a typo
+    /// (one would refuse every client that sends the member meant, the other would leave a secret
+    /// in clear); a member typed ``Secret`` that `secretMembers` does not name would be shown; the
+    /// variant member is counted in `/metrics` by value, so it cannot be a secret.
+    static func checkContextMembers<Context: SessionContext>(_ type: Context.Type) -> [String] {
+        guard Context.self != JSONObject.self else { return [] }
+        let members = (try? ShapeProbe.members(of: Context.self)) ?? []
+        let names = Set(members.map(\.name))
+        var problems: [String] = []
+        if case .only(let allowed) = Context.clientMembers {
+            problems += allowed.subtracting(names).sorted().map { "\(Context.self).clientMembers names '\($0)', which is not a member of the context" }
         }
+        problems += Context.secretMembers.subtracting(names).sorted().map {
+            "\(Context.self).secretMembers names '\($0)', which is not a member of the context"
+        }
+        for member in members where Context.secretMembers.contains(member.name) && member.type != .string {
+            problems.append("\(Context.self).\(member.name) is a secret member but a \(member.type.rawValue): secrets are strings (they read '[redacted]')")
+        }
+        for member in members where member.secret && !Context.secretMembers.contains(member.name) {
+            problems.append("\(Context.self).\(member.name) is a Secret: name it in \(Context.self).secretMembers")
+        }
+        if let variant = Context.variantKey, Context.secretMembers.contains(variant) {
+            problems.append("\(Context.self).variantKey '\(variant)' is a secret member: metrics count sessions by its value")
+        }
+        return problems
     }
 }
 

@@ -29,6 +29,8 @@ protocol AnyFlow: Sendable {
     var staleEffects: StaleEffectRule { get }
     /// Every effect name, in declaration order.
     var effects: [String] { get }
+    /// The reply members it declares secret (``Flow/secretReplyMembers``).
+    var secretReplyMembers: Set<String> { get }
     func openDeepLink(_ link: DeepLink, _ context: inout NavigationContext) throws -> DeepLinkOutcome
     func render(_ screen: ScreenInstance, _ context: NavigationContext) -> ScreenContent
     /// The flow's fallback for a component a client cannot render on `screen`.
@@ -161,6 +163,7 @@ struct TypedFlow<F: Flow>: AnyFlow {
 
     var staleEffects: StaleEffectRule { flow.staleEffects }
     var effects: [String] { F.Effect.caseNames }
+    var secretReplyMembers: Set<String> { F.secretReplyMembers }
 
     func complete(_ effect: PendingEffect, _ completion: EffectCompletion, screen: ScreenInstance?, _ context: inout NavigationContext) throws {
         // Secrets were never stored: the flow gets them empty (it has no use for them now).

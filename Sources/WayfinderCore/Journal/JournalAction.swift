@@ -39,14 +39,15 @@ public enum JournalAction: Sendable, Hashable {
         }
     }
 
-    /// Writes the action as JSON; params of routes that `secrets` names are replaced by
-    /// ``redacted`` (their names stay, so a reader sees a password was given).
+    /// Writes the action as JSON; the route params, context members and reply members that
+    /// `secrets` names are replaced by ``redacted`` (their names stay, so a reader sees a password
+    /// was given).
     public func write(to w: inout JSONWriter, redacting secrets: SecretParams) {
         w.beginObject()
         w.key("kind"); w.string(kind)
         switch self {
         case .start(let context, let deepLink, let identity):
-            w.key("context"); w.value(.object(context))
+            w.key("context"); w.value(.object(secrets.redact(context: context)))
             if let deepLink { w.key("deepLink"); w.string(deepLink) }
             if let identity { w.key("identity"); w.value(StateCodec.encode(identity)) }
         case .action(.trigger(let route)):
@@ -61,7 +62,7 @@ public enum JournalAction: Sendable, Hashable {
         case .action(.completeEffect(let id, let completion)):
             w.key("effect"); w.string(id)
             switch completion {
-            case .success(let reply): w.key("reply"); w.value(reply)
+            case .success(let reply): w.key("reply"); w.value(secrets.redact(reply: reply))
             case .failure(let failure):
                 w.key("failure")
                 switch failure {
@@ -98,6 +99,31 @@ public enum JournalAction: Sendable, Hashable {
             write(to: &w, redacting: secrets)
             out.byte(0)
             out.run(w.bytes)
+        }
+    }
+
+    /// Whether ``write(to:redacting:)`` redacts a secret of this action: the engine, given the
+    /// written action, could not decide as it did.
+    public func carriesSecret(_ secrets: SecretParams) -> Bool {
+        switch self {
+        case .start(let context, _, _): secrets.redacts(context: context)
+        case .action(.trigger(let route)): secrets.redacts(route)
+        case .action(.completeEffect(_, .success(let reply))): secrets.redacts(reply: reply)
+        default: false
+        }
+    }
+
+    /// Whether this action, as read back from a journal, holds a redacted secret where `secrets`
+    /// declares one.
+    func carriesRedacted(_ secrets: SecretParams) -> Bool {
+        let redacted = JSONValue.string(Self.redacted)
+        switch self {
+        case .start(let context, _, _): return secrets.contextMembers.contains { context[$0] == redacted }
+        case .action(.trigger(let route)):
+            return route.params.contains { name, value in value == redacted && secrets.isSecret(route: route.name, param: name) }
+        case .action(.completeEffect(_, .success(let reply))):
+            return secrets.holdsRedacted(reply: reply)
+        default: return false
         }
     }
 

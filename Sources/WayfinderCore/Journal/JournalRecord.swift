@@ -3,7 +3,7 @@
 /// revision), the transitions, the screens on show after it, and the digest of the state it left.
 ///
 /// Some entries also keep that state (stored form, so secrets withheld from pending effects stay
-/// withheld): see ``keepsState(revision:actions:secrets:)``. The others are rebuilt when needed
+/// withheld): see ``keepsState(revision:actions:state:secrets:interval:)``. The others are rebuilt when needed
 /// (a rewind, a bundle) by running their actions through the engine from the nearest kept state,
 /// which the reducer's purity makes exact; the digest checks it.
 ///
@@ -33,18 +33,22 @@ public struct JournalRecord: Sendable, Hashable {
     /// Every how many revisions an entry keeps its state, by default.
     public static let stateInterval = 16
 
-    /// Whether the entry of `revision` made by `actions` keeps its state: every `interval`-th
-    /// revision from the first, and any entry that cannot be computed again from the one before —
-    /// a start, a rewind (its target may be gone from the journal), a migration (the entries
-    /// before it were made by another version of the app), or an action with a redacted
-    /// secret (the engine would see `[redacted]`, not what the user typed).
-    public static func keepsState(revision: Int, actions: [JournalAction], secrets: SecretParams, interval: Int = stateInterval) -> Bool {
+    /// Whether the entry of `revision` made by `actions`, leaving `state`, keeps its state: every
+    /// `interval`-th revision from the first, and any entry that cannot be computed again from the
+    /// one before — a start, a rewind (its target may be gone from the journal), a migration (the
+    /// entries before it were made by another version of the app), an action with a redacted
+    /// secret (the engine would see `[redacted]`, not what the user typed or a service replied),
+    /// or one that leaves a secret context member set (what a flow decides from it, a replay,
+    /// which sees it redacted, cannot decide again).
+    public static func keepsState(
+        revision: Int, actions: [JournalAction], state: SessionState? = nil, secrets: SecretParams, interval: Int = stateInterval
+    ) -> Bool {
         if interval <= 1 || revision % interval == 1 { return true }
+        if let state, secrets.redacts(context: state.context) { return true }
         return actions.contains { action in
             switch action {
             case .start, .rewind, .migration: true
-            case .action(.trigger(let route)): secrets.redacts(route)
-            default: false
+            default: action.carriesSecret(secrets)
             }
         }
     }
@@ -69,7 +73,8 @@ public struct JournalRecord: Sendable, Hashable {
     /// of its JSON, since the journal writes one on every accepted change and reads them rarely.
     /// ``joined(record:state:)`` turns it into the JSON entry the history endpoint and bundles
     /// carry; ``init(bytes:)`` reads it. `stateBytes` is `state` as stored (``StateCodec``), of
-    /// which the entry keeps the digest. Secret route params are redacted.
+    /// which the entry keeps the digest (taken with its secret context members redacted, as a
+    /// replay sees them). Secrets are redacted.
     public static func encode(
         revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], state: SessionState,
         stateBytes: [UInt8], redacting secrets: SecretParams
@@ -92,7 +97,7 @@ public struct JournalRecord: Sendable, Hashable {
         let screens = state.navigation.visibleScreens
         out.count(screens.count)
         for screen in screens { out.string(screen.name) }
-        out.word(StateDigest.hash(stateBytes))
+        out.word(StateDigest.hash(secrets.digestBytes(state, stateBytes: stateBytes)))
         return out.bytes
     }
 

@@ -138,7 +138,7 @@ public struct Replay: Sendable {
                 current = recorded
                 continue
             } catch {
-                if let recorded = adoptable(entry, bundle) {
+                if let recorded = adoptable(entry, bundle, after: current) {
                     report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .recorded))
                     states[entry.revision] = recorded
                     current = recorded
@@ -147,8 +147,8 @@ public struct Replay: Sendable {
                 return diverge("the engine refused it: \(error)")
             }
             let bytes = StateCodec.encode(state)
-            guard StateDigest.of(bytes) == entry.digest else {
-                if let recorded = adoptable(entry, bundle) {
+            guard StateDigest.of(secrets.digestBytes(state, stateBytes: bytes)) == entry.digest else {
+                if let recorded = adoptable(entry, bundle, after: current) {
                     report.steps.append(Step(revision: entry.revision, summary: summary, verdict: .recorded))
                     states[entry.revision] = recorded
                     current = recorded
@@ -175,22 +175,19 @@ public struct Replay: Sendable {
         return report
     }
 
-    /// The recorded state of `entry` if its actions carried a redacted secret (so the engine could
-    /// not decide as it did) and the state is in the bundle and consistent with its digest.
-    private func adoptable(_ entry: JournalRecord, _ bundle: ReplayBundle) -> SessionState? {
-        let redacted = entry.actions.contains { action in
-            guard case .action(.trigger(let route)) = action else { return false }
-            return route.params.contains { name, value in
-                value == .string(JournalAction.redacted) && secrets.isSecret(route: route.name, param: name)
-            }
-        }
-        return redacted ? recordedState(entry, bundle) : nil
+    /// The recorded state of `entry` if its actions carried a redacted secret or the state before
+    /// it held one in its context (so the engine could not decide as it did), and the state is in
+    /// the bundle and consistent with its digest.
+    private func adoptable(_ entry: JournalRecord, _ bundle: ReplayBundle, after previous: SessionState?) -> SessionState? {
+        let redacted = JSONValue.string(JournalAction.redacted)
+        let secretBefore = previous.map { state in secrets.contextMembers.contains { state.context[$0] == redacted } } ?? false
+        return secretBefore || entry.actions.contains { $0.carriesRedacted(secrets) } ? recordedState(entry, bundle) : nil
     }
 
     /// The state `entry` keeps, if it keeps one consistent with its digest.
     private func recordedState(_ entry: JournalRecord, _ bundle: ReplayBundle) -> SessionState? {
         guard let recorded = entry.state, let state = try? StateCodec.decode(recorded.canonicalBytes, session: bundle.session),
-            StateDigest.of(StateCodec.encode(state)) == entry.digest
+            StateDigest.of(secrets.digestBytes(state, stateBytes: StateCodec.encode(state))) == entry.digest
         else { return nil }
         return state
     }

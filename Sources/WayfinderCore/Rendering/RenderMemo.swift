@@ -84,7 +84,7 @@ extension Engine {
         let fits = memo.client == adapting && memo.inputs == inputs
         if !fits {
             var cw = JSONWriter(capacity: 256)
-            cw.value(.object(state.context))
+            cw.value(.object(app.secrets.redact(context: state.context)))
             memo.contextBytes = cw.bytes
             var tw = JSONWriter(capacity: 256)
             state.coordinators.writeTree(to: &tw)

@@ -5,7 +5,7 @@ public struct RenderedState: Sendable, Hashable {
     public var session: String
     /// The state's revision (``SessionState/revision``).
     public var revision: Int
-    /// The session's context, as clients see it.
+    /// The session's context, as clients see it (secret members read `[redacted]`).
     public var context: JSONObject
     /// The coordinator tree, as clients see it.
     public var coordinators: Coordinator
@@ -109,7 +109,7 @@ extension Engine {
         }
         let visible = navigation.visibleScreens.compactMap { rendered[$0.id] }
         return RenderedState(
-            session: state.session, revision: state.revision, context: state.context, coordinators: state.coordinators,
+            session: state.session, revision: state.revision, context: app.secrets.redact(context: state.context), coordinators: state.coordinators,
             navigation: node, stack: visible, pendingDeepLink: state.pendingDeepLink)
     }
 }
