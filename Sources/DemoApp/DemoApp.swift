@@ -35,6 +35,13 @@ enum Demo: AppSchema {
     typealias Context = DemoContext
     typealias Model = TodoList
     typealias Link = DemoLink
+    typealias Signal = DemoSignal
+}
+
+/// What the team's backend tells a session: someone shared a to-do with the user.
+enum DemoSignal: AppSignal {
+    case todoShared(title: String, from: String)
+    enum CodingKeys: CodingKey, CaseIterable { case todoShared }
 }
 
 /// Every flow of the sample app.

@@ -18,6 +18,7 @@ struct TodosFlow: DemoFlow {
     }
 
     let deepLinks: [DemoLink.Name] = [.todos, .newTodo, .todo]
+    let signals: [DemoSignal.Name] = [.todoShared]
 
     func routes(on screen: Screen.Name) -> [Route.Name] {
         switch screen {
@@ -46,6 +47,18 @@ struct TodosFlow: DemoFlow {
     /// never makes the session larger than an accepted one).
     static func kept(title: String, description: String) -> JSONObject {
         ["title": .string(String(title.prefix(maxTitle))), "description": .string(String(description.prefix(maxDescription)))]
+    }
+
+    /// A to-do someone shared, added to the list by the backend's signal (refused as the form
+    /// would refuse it).
+    func receive(_ signal: DemoSignal, _ flow: inout FlowContext<Self>) throws {
+        switch signal {
+        case .todoShared(let title, let from):
+            let description = "Shared by \(from)"
+            let full = flow.model.todos.count >= Self.maxTodos ? "The list holds at most \(Self.maxTodos) to-dos." : nil
+            if let notice = full ?? Self.notice(title: title, description: description) { throw NavigationError.invalidParam("title", notice) }
+            flow.model.add(title: title.trimmed, description: description)
+        }
     }
 
     /// A sheet on tablet and web, full screen on phone (the articles' iPad case).

@@ -203,6 +203,10 @@ public final class WayfinderAPI: HTTPHandler {
         case .history(let id): offTheLoop(reply) { try self.history(id, request) }
         case .rewind(let id): offTheLoop(reply) { try self.rewind(id, request, context) }
         case .userSessions(let user): offTheLoop(reply) { try self.userSessions(user, request) }
+        case .signals(let id):
+            try requireOperator(request)
+            try mutate(id, request, context, on: loop, byOperator: true, reply) { body in .signal(try Self.signal(body)) }
+        case .userSignals(let user): offTheLoop(reply) { try self.userSignals(user, request, context) }
         case .flows: reply(.success(try flows(request)))
         case .healthz: reply(.success(json(200, healthBody)))
         case .readyz: readiness(on: loop, reply)

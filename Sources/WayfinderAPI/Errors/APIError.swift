@@ -62,7 +62,7 @@ enum APIError: Error, Sendable {
         case .effectsPending: 409
         case .rateLimited, .sessionStreamLimit: 429
         case .sessionLimit, .unavailable, .streamLimit: 503
-        case .navigation(.staleScreen): 409
+        case .navigation(.staleScreen), .navigation(.signalUnwanted): 409
         case .navigation: 422
         case .internalError: 500
         }
@@ -102,6 +102,8 @@ enum APIError: Error, Sendable {
             case .unknownDeepLink: "unknown_deeplink"
             case .nothingToPop: "nothing_to_pop"
             case .staleScreen: "stale_screen"
+            case .unknownSignal: "unknown_signal"
+            case .signalUnwanted: "signal_unwanted"
             }
         }
     }
@@ -148,6 +150,9 @@ enum APIError: Error, Sendable {
             case .unknownDeepLink: "The deep link matches no pattern or names something that does not exist."
             case .nothingToPop: "The screen on top is a root screen; there is nothing to go back to."
             case .staleScreen(let requested, let top): "Screen \(requested) is not on top (\(top) is); nothing changed."
+            case .unknownSignal(let name, let known):
+                "The app declares no signal '\(name)'" + (known.isEmpty ? " (it has none)." : "; it has: \(known.joined(separator: ", ")).")
+            case .signalUnwanted(let name): "No coordinator of the session wants the signal '\(name)' now; nothing changed."
             }
         }
     }
@@ -182,6 +187,8 @@ enum APIError: Error, Sendable {
             w.key("oldestRevision"); w.int(oldest)
         case .navigation(.routeUnavailable(_, let available)):
             w.key("availableRoutes"); w.beginArray(); for route in available { w.string(route) }; w.endArray()
+        case .navigation(.unknownSignal):
+            w.key("param"); w.string("signal")
         default:
             break
         }

@@ -2,8 +2,8 @@ import WayfinderCore
 import WayfinderHTTP
 import WayfinderStore
 
-/// The four mutations (routes, back, tab, deep links): one action each, with idempotency keys,
-/// `If-Match`, the session size limit and compare-and-set on the revision.
+/// The mutations (routes, back, tab, deep links, and the backend's signals): one action each, with
+/// idempotency keys, `If-Match`, the session size limit and compare-and-set on the revision.
 extension WayfinderAPI {
     /// Runs one action with the contract's order of checks: auth, body (415, 400), the
     /// `Idempotency-Key`'s length and bytes (400), idempotent replay, `If-Match` (412), then the action;
@@ -22,9 +22,13 @@ extension WayfinderAPI {
     ///
     /// A session this instance read or stored recently is changed without reading it first
     /// (``applyToKnown(_:_:)``): one trip to the store instead of two.
+    ///
+    /// `byOperator`: the request carries the operator key (checked by the caller), not the
+    /// session's token, and the session is read as it is stored; `detachingEffects`: see
+    /// ``Mutation/detachingEffects``.
     func mutate(
-        _ id: String, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply,
-        action makeAction: @escaping @Sendable (RequestBody) throws -> Action
+        _ id: String, _ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, byOperator: Bool = false,
+        detachingEffects: Bool = false, _ reply: @escaping Reply, action makeAction: @escaping @Sendable (RequestBody) throws -> Action
     ) throws {
         let cacheKey = SessionKey(id)
         let mutation = { @Sendable (reply: @escaping Reply) throws -> Mutation in
@@ -36,14 +40,24 @@ extension WayfinderAPI {
             }
             return Mutation(
                 id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
-                ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop, reply: reply)
+                ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop,
+                detachingEffects: detachingEffects, reply: reply)
         }
-        if let known = knownSession(cacheKey, request) {
+        if !byOperator, let known = knownSession(cacheKey, request) {
             try checkIdentity(request, of: known)
             let m = try mutation(reply)
             if applyToKnown(m, known) { return }
         }
-        authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop) { [self] result in
+        let authorize: (@escaping Then<StoredSession>) -> Void = { [self] then in
+            guard byOperator else { return authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop, then) }
+            load(id, key: cacheKey, on: loop) { result in
+                then(Result {
+                    guard let session = try result.get() else { throw APIError.notFound }
+                    return session
+                })
+            }
+        }
+        authorize { [self] result in
             do {
                 let session = try result.get()
                 let m = try mutation(reply)
@@ -166,7 +180,9 @@ extension WayfinderAPI {
                 let pending = PendingAction(
                     id: m.id, cacheKey: m.cacheKey, session: session, state: state, action: action, idempotencyKey: m.idempotencyKey,
                     fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context, client: m.client)
-                return m.reply(.success(answerLater(m.context) { await self.settle(pending, outcome) }))
+                guard m.detachingEffects else { return m.reply(.success(answerLater(m.context) { await self.settle(pending, outcome) })) }
+                effects.detach { _ = await self.settle(pending, outcome) }
+                return m.reply(.success(json(202, Array(#"{"effects":"running"}"#.utf8))))
             }
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,

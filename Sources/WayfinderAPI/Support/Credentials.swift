@@ -152,11 +152,13 @@ enum QueryString {
         return nil
     }
 
-    static func percentDecode(_ s: Substring) -> String {
+    /// `s` with `%XX` escapes decoded; `+` reads as a space in a query (`plusIsSpace`), never in
+    /// a path, where it is itself (`ada+test@example.com`).
+    static func percentDecode(_ s: Substring, plusIsSpace: Bool = true) -> String {
         var bytes: [UInt8] = []
         var iterator = s.utf8.makeIterator()
         while let byte = iterator.next() {
-            if byte == UInt8(ascii: "+") {
+            if byte == UInt8(ascii: "+"), plusIsSpace {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
                 let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)

@@ -11,6 +11,10 @@ enum Endpoint: Sendable, Equatable {
     case rewind(String)
     /// `/v1/users/{user}/sessions` (operator key), the user percent-decoded.
     case userSessions(String)
+    /// `/v1/sessions/{id}/signals` (operator key).
+    case signals(String)
+    /// `/v1/users/{user}/signals` (operator key), the user percent-decoded.
+    case userSignals(String)
     case flows
     case healthz, readyz, metrics, openAPI
     /// Under `/v1/` but not in the contract: `404`.
@@ -39,15 +43,18 @@ enum Endpoint: Sendable, Equatable {
         guard equals(path.prefix(4), "/v1/") || equals(all, "/v1") else { return .file }
         return sessionPath(path) ?? userPath(path) ?? .unknownAPI
 
-        /// `/v1/users/{user}/sessions`.
+        /// `/v1/users/{user}/sessions` and `/v1/users/{user}/signals`.
         func userPath(_ path: UnsafeBufferPointer<UInt8>) -> Endpoint? {
             let start = 10  // "/v1/users/".count
             guard equals(path.prefix(start), "/v1/users/") else { return nil }
-            let suffix = "/sessions".utf8.count
-            guard path.count > start + suffix, equals(path.suffix(suffix), "/sessions") else { return nil }
-            let raw = String(decoding: UnsafeBufferPointer(rebasing: path[start..<(path.count - suffix)]), as: UTF8.self)
-            guard !raw.contains("/") else { return nil }
-            return .userSessions(QueryString.percentDecode(raw[...]))
+            var end = start
+            while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+            guard end > start, end < path.count else { return nil }
+            let user = QueryString.percentDecode(String(decoding: UnsafeBufferPointer(rebasing: path[start..<end]), as: UTF8.self)[...], plusIsSpace: false)
+            let rest = path[(end + 1)...]
+            if equals(rest, "sessions") { return .userSessions(user) }
+            if equals(rest, "signals") { return .userSignals(user) }
+            return nil
         }
 
         /// `/v1/sessions/{id}` and `/v1/sessions/{id}/{action}`.
@@ -68,6 +75,7 @@ enum Endpoint: Sendable, Equatable {
             if equals(action, "events") { return .events(id) }
             if equals(action, "history") { return .history(id) }
             if equals(action, "rewind") { return .rewind(id) }
+            if equals(action, "signals") { return .signals(id) }
             return nil
         }
     }
@@ -84,6 +92,8 @@ enum Endpoint: Sendable, Equatable {
         case .history: "/v1/sessions/{id}/history"
         case .rewind: "/v1/sessions/{id}/rewind"
         case .userSessions: "/v1/users/{user}/sessions"
+        case .signals: "/v1/sessions/{id}/signals"
+        case .userSignals: "/v1/users/{user}/signals"
         case .flows: "/v1/flows"
         case .healthz: "/healthz"
         case .readyz: "/readyz"
@@ -97,7 +107,7 @@ enum Endpoint: Sendable, Equatable {
     /// The methods this path answers (`HEAD` wherever `GET` is).
     var allowed: [String] {
         switch self {
-        case .createSession, .routes, .back, .tab, .deepLinks, .rewind: ["POST"]
+        case .createSession, .routes, .back, .tab, .deepLinks, .rewind, .signals, .userSignals: ["POST"]
         case .session, .userSessions: ["GET", "HEAD", "DELETE"]
         case .events, .history, .flows, .healthz, .readyz, .metrics, .openAPI, .file: ["GET", "HEAD"]
         case .unknownAPI: []
@@ -107,7 +117,7 @@ enum Endpoint: Sendable, Equatable {
     var sessionID: String? {
         switch self {
         case .session(let id), .routes(let id), .back(let id), .tab(let id), .deepLinks(let id), .events(let id), .history(let id),
-            .rewind(let id):
+            .rewind(let id), .signals(let id):
             id
         default: nil
         }

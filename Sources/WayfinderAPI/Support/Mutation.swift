@@ -15,5 +15,8 @@ struct Mutation: Sendable {
     /// What the client renders (nil: everything).
     let client: ClientComponents?
     let loop: (any StoreLoop)?
+    /// Effects the action asks for run on their own and the answer is `202` at once (a signal to
+    /// every session of a user), instead of an answer that waits for them.
+    var detachingEffects = false
     let reply: Reply
 }

@@ -17,6 +17,8 @@ public protocol AppSchema {
     associatedtype Model: AppModel = JSONObject
     /// The app's deep-link destinations.
     associatedtype Link: DeepLinkDestination = NoDeepLinks
+    /// What the team's backend can tell a session (``AppSignal``).
+    associatedtype Signal: AppSignal = NoSignals
 }
 
 /// A session's context: how the app should look (`platform`, `locale`, `onboarded`, …) and what

@@ -22,13 +22,15 @@ public struct Application: Sendable {
         let variantKey: String?
         let clientMembers: ContextMembers
         let secrets: SecretParams
+        let signals: [RouteSpec]
         let migrations: Migrations
         let updateRequired: ScreenContent
 
         init(
             scheme: String, version: String, rootFlow: String, flows: [any AnyFlow], deepLinks: [DeepLinkPattern],
             normalizeContext: @escaping @Sendable (JSONObject) throws -> JSONObject, variantKey: String?,
-            clientMembers: ContextMembers, secretMembers: Set<String>, migrations: Migrations, updateRequired: ScreenContent
+            clientMembers: ContextMembers, secretMembers: Set<String>, signals: [RouteSpec], migrations: Migrations,
+            updateRequired: ScreenContent
         ) {
             self.scheme = scheme
             self.version = version
@@ -40,6 +42,7 @@ public struct Application: Sendable {
             self.variantKey = variantKey
             self.clientMembers = clientMembers
             self.secrets = SecretParams(flows: flows, contextMembers: secretMembers)
+            self.signals = signals
             self.migrations = migrations
             self.updateRequired = updateRequired
         }
@@ -66,6 +69,8 @@ public struct Application: Sendable {
     public var clientMembers: ContextMembers { storage.clientMembers }
     /// What the app declares secret: route params, context members and effect reply members.
     public var secrets: SecretParams { storage.secrets }
+    /// The app's signals (``AppSchema/Signal``) with their params, in declaration order.
+    public var signals: [RouteSpec] { storage.signals }
     /// The deep-link patterns, from the app's ``AppSchema/Link`` type.
     public var deepLinks: [DeepLinkPattern] { storage.deepLinks }
     var flows: [any AnyFlow] { storage.flows }
@@ -92,17 +97,36 @@ public struct Application: Sendable {
         var all: [any AnyFlow] = [TypedFlow(root)]
         for flow in flows where type(of: flow) != Root.self { all.append(Self.box(flow)) }
         let links = Self.linkPatterns(Root.App.Link.self)
+        let signals = Self.signalSpecs(Root.App.Signal.self)
         let versions = migrations.map { Migrations.Version(version: AppVersion($0.version), text: $0.version, steps: $0.changes.map(\.step)) }
         storage = Storage(
             scheme: scheme, version: version, rootFlow: Root.name, flows: all, deepLinks: links.patterns,
             normalizeContext: ContextReader<Root.App.Context>().read, variantKey: Root.App.Context.variantKey,
-            clientMembers: Root.App.Context.clientMembers, secretMembers: Root.App.Context.secretMembers,
+            clientMembers: Root.App.Context.clientMembers, secretMembers: Root.App.Context.secretMembers, signals: signals.specs,
             migrations: Migrations(versions: versions), updateRequired: updateRequired)
-        let problems = check(linkProblems: links.problems) + checkVersions() + Self.checkContextMembers(Root.App.Context.self)
+        let problems = check(linkProblems: links.problems) + checkVersions() + Self.checkContextMembers(Root.App.Context.self) + signals.problems
         if !problems.isEmpty { throw ApplicationError(problems: problems) }
     }
 
     private static func box<F: Flow>(_ flow: F) -> any AnyFlow { TypedFlow(flow) }
+
+    /// Each signal's params (its case's labelled values), and what cannot be read.
+    private static func signalSpecs<S: AppSignal>(_ type: S.Type) -> (specs: [RouteSpec], problems: [String]) {
+        var specs: [RouteSpec] = []
+        var problems: [String] = []
+        for name in S.caseNames {
+            do {
+                let members = try ShapeProbe.members(of: S.self, case: name)
+                for member in members where member.name.hasPrefix("_") {
+                    problems.append("signal '\(name)' of \(S.self) has an unlabelled associated value: label it (the label is the param's name)")
+                }
+                specs.append(RouteSpec(name, params: members, on: []))
+            } catch {
+                problems.append("signal '\(name)' of \(S.self) cannot be read: \(error)")
+            }
+        }
+        return (specs, problems)
+    }
 
     /// The flow registered under `name` (the first, if two share it).
     func flow(named name: String) -> (any AnyFlow)? {

@@ -53,6 +53,9 @@ public protocol Flow<App>: Sendable {
     var tabs: [TabSpec] { get }
     /// The deep-link destinations this flow opens itself (not those it only forwards).
     var deepLinks: [App.Link.Name] { get }
+    /// The app's signals this flow handles (``receive(_:_:)``). A signal goes to the deepest
+    /// coordinator whose flow wants it: the top screen's chain first, then the rest of the tree.
+    var signals: [App.Signal.Name] { get }
 
     /// The routes offered while `screen`, one of this flow's own, is on top.
     func routes(on screen: Screen.Name) -> [Route.Name]
@@ -74,6 +77,9 @@ public protocol Flow<App>: Sendable {
     /// An effect this flow asked for came back: the reply, or why there is none. The screen
     /// that asked (``FlowContext/screen``) is on hand if it is still there.
     func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws
+    /// One of ``signals`` came: the backend's news, checked against its declaration. The flow
+    /// changes what it likes, as for a route (no screen asked: ``FlowContext/screen`` is nil).
+    func receive(_ signal: App.Signal, _ flow: inout FlowContext<Self>) throws
     /// A child finished by itself, or was removed because its last screen left.
     func childDidFinish(_ child: FinishedChild, _ flow: inout FlowContext<Self>) throws
     /// Opens a deep link, defers it, forwards it to a child (``FlowContext/offer(_:to:)``), or declines it.
@@ -93,6 +99,10 @@ extension Flow {
     public var children: [any Flow.Type] { [] }
     public var tabs: [TabSpec] { [] }
     public var deepLinks: [App.Link.Name] { [] }
+    public var signals: [App.Signal.Name] { [] }
+    public func receive(_ signal: App.Signal, _ flow: inout FlowContext<Self>) throws {
+        throw FlowDeclarationError("\(Self.self) wants signal '\(App.Signal.name(of: signal))' but does not implement receive(_:_:)")
+    }
     public func routes(on screen: Screen.Name) -> [Route.Name] { [] }
     public var routesOverDescendants: [Route.Name] { [] }
     public var staleEffects: StaleEffectRule { .drop }

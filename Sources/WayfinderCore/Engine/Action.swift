@@ -1,4 +1,5 @@
-/// What a client can do to a session (each maps to one endpoint).
+/// What a client can do to a session (each maps to one endpoint), and what else moves it: an
+/// effect's result, a signal from the team's backend.
 public enum Action: Sendable, Hashable {
     /// Trigger a route (offered to the responder chain of the top screen).
     case trigger(RouteRequest)
@@ -10,6 +11,8 @@ public enum Action: Sendable, Hashable {
     case openDeepLink(String)
     /// An effect's result came back (from the server's effect runner, never from a client).
     case completeEffect(id: String, EffectCompletion)
+    /// A signal from the team's backend (``AppSignal``), for the deepest coordinator that wants it.
+    case signal(SignalRequest)
 }
 
 /// The result of an action: the next state and how to animate to it.

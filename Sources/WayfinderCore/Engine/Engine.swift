@@ -65,6 +65,7 @@ public struct Engine: Sendable {
         case .selectTab(let tab): try selectTab(tab, &navigator)
         case .openDeepLink(let url): _ = try navigator.openDeepLink(url)
         case .completeEffect(let id, let completion): try completeEffect(id, completion, &navigator)
+        case .signal(let signal): try receive(signal, &navigator)
         }
         try navigator.prune()
         try navigator.retryPendingDeepLink()
@@ -137,6 +138,38 @@ public struct Engine: Sendable {
         }
         throw NavigationError.routeUnavailable(
             route: route.name, available: routes(whenOnTop: top, in: navigator.state).map(\.name))
+    }
+
+    // MARK: Signals
+
+    /// Throws ``NavigationError/unknownSignal(_:known:)`` for a signal the app does not declare,
+    /// ``NavigationError/invalidParams(_:)`` for missing, ill-typed or undeclared params.
+    public func check(_ signal: SignalRequest) throws(NavigationError) {
+        guard let spec = app.signals.first(where: { $0.name == signal.name }) else {
+            throw .unknownSignal(signal.name, known: app.signals.map(\.name))
+        }
+        let problems = spec.invalidParams(in: signal)
+        guard problems.isEmpty else { throw .invalidParams(problems) }
+    }
+
+    /// Checks `signal` against the app's declaration, then hands it to the deepest coordinator
+    /// whose flow wants it: on the top screen's chain first, then anywhere in the tree (deepest
+    /// first, in tree order).
+    private func receive(_ signal: SignalRequest, _ navigator: inout Navigator) throws {
+        try check(signal)
+        func wants(_ id: String) -> Bool { (try? navigator.flow(of: id))?.signals.contains(signal.name) ?? false }
+        var recipient = navigator.state.navigation.topScreen.flatMap { top in navigator.chain(from: top.coordinator).first(where: wants) }
+        if recipient == nil {
+            var deepest: (id: String, depth: Int)?
+            func visit(_ coordinator: Coordinator, _ depth: Int) {
+                if depth > (deepest?.depth ?? -1), wants(coordinator.id) { deepest = (coordinator.id, depth) }
+                for child in coordinator.children { visit(child, depth + 1) }
+            }
+            visit(navigator.state.coordinators, 0)
+            recipient = deepest?.id
+        }
+        guard let recipient else { throw NavigationError.signalUnwanted(signal.name) }
+        try navigator.withMoved(recipient) { flow, context in try flow.receive(signal, &context) }
     }
 
     // MARK: Effects

@@ -31,6 +31,10 @@ protocol AnyFlow: Sendable {
     var effects: [String] { get }
     /// The reply members it declares secret (``Flow/secretReplyMembers``).
     var secretReplyMembers: Set<String> { get }
+    /// The signals it wants (``Flow/signals``).
+    var signals: [String] { get }
+    /// A signal it wants, checked against the app's declaration.
+    func receive(_ signal: SignalRequest, _ context: inout NavigationContext) throws
     func openDeepLink(_ link: DeepLink, _ context: inout NavigationContext) throws -> DeepLinkOutcome
     func render(_ screen: ScreenInstance, _ context: NavigationContext) -> ScreenContent
     /// The flow's fallback for a component a client cannot render on `screen`.
@@ -164,6 +168,17 @@ struct TypedFlow<F: Flow>: AnyFlow {
     var staleEffects: StaleEffectRule { flow.staleEffects }
     var effects: [String] { F.Effect.caseNames }
     var secretReplyMembers: Set<String> { F.secretReplyMembers }
+    var signals: [String] { flow.signals.map(\.stringValue) }
+
+    func receive(_ request: SignalRequest, _ context: inout NavigationContext) throws {
+        let signal: F.App.Signal
+        do {
+            signal = try CaseTable<F.App.Signal>().decode(request.name, request.params)
+        } catch let error as JSONValueDecodingError {
+            throw NavigationError.invalidParam(error.path.dropFirst().joined(separator: "."), error.reason)
+        }
+        try withTyped(&context, screen: nil) { try flow.receive(signal, &$0) }
+    }
 
     func complete(_ effect: PendingEffect, _ completion: EffectCompletion, screen: ScreenInstance?, _ context: inout NavigationContext) throws {
         // Secrets were never stored: the flow gets them empty (it has no use for them now).

@@ -23,8 +23,8 @@ public enum JournalAction: Sendable, Hashable {
     /// replay takes the same branch as the original request in flows that only check length.
     public static let redacted = "[redacted]"
 
-    /// A short kind name: `start`, `route`, `back`, `tab`, `deepLink`, `effect`, `abandon`, `rewind`,
-    /// `migration`.
+    /// A short kind name: `start`, `route`, `back`, `tab`, `deepLink`, `effect`, `signal`, `abandon`,
+    /// `rewind`, `migration`.
     public var kind: String {
         switch self {
         case .start: "start"
@@ -33,6 +33,7 @@ public enum JournalAction: Sendable, Hashable {
         case .action(.selectTab): "tab"
         case .action(.openDeepLink): "deepLink"
         case .action(.completeEffect): "effect"
+        case .action(.signal): "signal"
         case .abandonEffect: "abandon"
         case .rewind: "rewind"
         case .migration: "migration"
@@ -71,6 +72,9 @@ public enum JournalAction: Sendable, Hashable {
                 case .unavailable(let reason): w.string("unavailable: " + reason)
                 }
             }
+        case .action(.signal(let signal)):
+            w.key("signal"); w.string(signal.name)
+            w.key("params"); w.value(.object(signal.params))
         case .abandonEffect(let id):
             w.key("effect"); w.string(id)
         case .rewind(let revision):
@@ -184,6 +188,7 @@ public enum JournalAction: Sendable, Hashable {
                     self = .action(.completeEffect(id: id, .failure(.unavailable(String(failure.dropFirst(13))))))
                 }
             }
+        case "signal": self = .action(.signal(SignalRequest(try string("signal"), params: object["params"]?.objectValue ?? [:])))
         case "abandon": self = .abandonEffect(try string("effect"))
         case "rewind":
             guard let revision = object["revision"]?.intValue else { throw .malformed("a 'rewind' action has no revision") }

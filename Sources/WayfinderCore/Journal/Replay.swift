@@ -225,6 +225,7 @@ public struct Replay: Sendable {
         case .action(.selectTab(let tab)): "tab \(tab)"
         case .action(.openDeepLink(let url)): "deep link \(url)"
         case .action(.completeEffect(let id, _)): "effect \(id) result"
+        case .action(.signal(let signal)): "signal \(signal.name)"
         case .abandonEffect(let id): "effect \(id) abandoned"
         case .rewind(let revision): "rewind to r\(revision)"
         case .migration(let from, let to, let rebuilt):

@@ -11,6 +11,10 @@ public enum NavigationError: Error, Sendable, Hashable {
     case nothingToPop
     /// `back` naming a screen that is not on top (a double tap).
     case staleScreen(requested: String, top: String)
+    /// A signal the app does not declare; `known` is the app's signals.
+    case unknownSignal(String, known: [String])
+    /// A declared signal no coordinator of the session wants now.
+    case signalUnwanted(String)
 
     /// `invalidParams` with one parameter: for a flow that refuses a value its type allows.
     public static func invalidParam(_ name: String, _ reason: String) -> NavigationError {
