@@ -195,8 +195,22 @@ import WayfinderCore
             _ = try await operatorCall.send(call)
         }
 
+        // Signals from the backend: one the app does not declare, one no flow wants now.
+        func signal(_ body: String, to session: WayfinderSession) async throws {
+            let call = HTTPCall(
+                method: "POST", path: "/v1/sessions/\(session.credentials.id)/signals",
+                headers: ["Authorization": "Bearer " + String(repeating: "k", count: 32), "Content-Type": "application/json"],
+                body: Data(body.utf8), repeats: .never)
+            _ = try await operatorCall.send(call)
+        }
+        let unknownSignal = await expect(.unknownSignal, 422) { try await signal(#"{"signal":"nope"}"#, to: anonymous) }
+        #expect(unknownSignal?.param == "signal")
+        _ = await expect(.signalUnwanted, 409) {
+            try await signal(#"{"signal":"todoShared","params":{"title":"Keys","from":"Grace"}}"#, to: anonymous)
+        }
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 35)
+        #expect(ProblemCode.contract.count == 37)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

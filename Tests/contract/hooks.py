@@ -62,12 +62,19 @@ class FreshSession:
             return "operator"
         if "{id}" not in case.operation.path:
             return None
-        return new_session(next(_next_context))
+        session = new_session(next(_next_context))
+        # A signal is the team's backend's: a session's id, the operator key.
+        return ("signal", session) if case.operation.path.endswith("/signals") else session
 
     def set(self, case, data, context):
         if data is None:
             return
         if data == "operator":
+            case.headers = {**(case.headers or {}), "Authorization": "Bearer " + OPERATOR_KEY}
+            return
+        if data[0] == "signal":
+            session, _ = data[1]
+            case.path_parameters = {**(case.path_parameters or {}), "id": session}
             case.headers = {**(case.headers or {}), "Authorization": "Bearer " + OPERATOR_KEY}
             return
         session, token = data

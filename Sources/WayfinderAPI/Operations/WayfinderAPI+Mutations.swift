@@ -284,7 +284,7 @@ extension WayfinderAPI {
     /// - Throws: `400 idempotency_key_too_long` past `maxIdempotencyKeyBytes`, then `400
     ///   idempotency_key_invalid` for a byte that is not visible ASCII (the HTTP layer reads
     ///   bytes that are not UTF-8 as U+FFFD, so two such keys would be one).
-    private func idempotencyKey(_ header: String?) throws(APIError) -> String? {
+    func idempotencyKey(_ header: String?) throws(APIError) -> String? {
         guard let key = header, !key.isEmpty else { return nil }
         guard key.utf8.count <= configuration.maxIdempotencyKeyBytes else {
             throw .idempotencyKeyTooLong(limit: configuration.maxIdempotencyKeyBytes)

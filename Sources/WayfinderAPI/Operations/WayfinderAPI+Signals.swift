@@ -22,6 +22,7 @@ extension WayfinderAPI {
             throw APIError.invalid("user", "must be a user's name (1 to \(Self.maxSubjectBytes) bytes, percent-encoded in the path)")
         }
         let signal = try Self.signal(try RequestBody.read(request))
+        _ = try idempotencyKey(request.headers["Idempotency-Key"])  // refused once, even for a user with no session
         try engine.check(signal)
         let ids = try store.sessions(ofUser: user, now: WallClock.nowMillis(), limit: Self.maxSessionsPerUserListed)
         var w = JSONWriter(capacity: 64 + ids.count * 96)

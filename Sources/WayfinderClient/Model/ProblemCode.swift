@@ -69,6 +69,10 @@ public struct ProblemCode: OpenEnumeration {
     public static let operatorUnauthorized: ProblemCode = "operator_unauthorized"
     /// 409: a rewind to a revision signed in otherwise than now (another user, or signed in then and not now).
     public static let rewindAcrossSignIn: ProblemCode = "rewind_across_sign_in"
+    /// 422: a signal the app does not declare (`Problem/param` is `signal`).
+    public static let unknownSignal: ProblemCode = "unknown_signal"
+    /// 409: a declared signal no coordinator of the session wants now; nothing changed.
+    public static let signalUnwanted: ProblemCode = "signal_unwanted"
     /// 500: an unexpected error; nothing is promised about the state (retry with the same key).
     public static let `internal`: ProblemCode = "internal"
     /// 408: the request's headers did not arrive in time.
@@ -87,6 +91,6 @@ public struct ProblemCode: OpenEnumeration {
         .routeUnavailable, .unknownDeepLink, .nothingToPop, .idempotencyKeyReused, .idempotencyKeyTooLong, .idempotencyKeyInvalid,
         .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
         .httpVersionNotSupported, .rateLimited, .sessionTooLarge, .sessionStreamLimit, .streamLimit,
-        .contextNotSettable, .identityMismatch, .operatorUnauthorized, .rewindAcrossSignIn,
+        .contextNotSettable, .identityMismatch, .operatorUnauthorized, .rewindAcrossSignIn, .unknownSignal, .signalUnwanted,
     ]
 }

@@ -15,9 +15,11 @@ import Testing
         }
     }
 
-    @Test func theEffectsSectionOfBuildYourOwnAppQuotesTheShop() throws {
-        let snippets = try QuotedSnippet.all(in: "docs/build-your-own-app.md").filter { $0.source?.contains("Examples/Shop/") == true }
-        #expect(snippets.count >= 3)
+    /// The effects section quotes the shop, the signals section the sample app.
+    @Test func everyBlockOfBuildYourOwnAppThatLinksAFileIsQuotedFromIt() throws {
+        let snippets = try QuotedSnippet.all(in: "docs/build-your-own-app.md").filter { $0.source != nil }
+        #expect(snippets.filter { $0.source?.contains("Examples/Shop/") == true }.count >= 3)
+        #expect(snippets.filter { $0.source?.contains("Sources/DemoApp/") == true }.count >= 2)
         for snippet in snippets {
             #expect(try snippet.isQuoted(), "docs/build-your-own-app.md line \(snippet.line): the block is not in \(snippet.source ?? "")")
         }
