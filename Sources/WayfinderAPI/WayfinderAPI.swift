@@ -35,6 +35,9 @@ public final class WayfinderAPI: HTTPHandler {
     let healthBody: [UInt8]
     /// SHA-256 of the operator key (nil: the operator endpoints are off).
     let operatorKeyHash: [UInt8]?
+    /// The store's deployment secret, the key of idempotency fingerprints (read at start, or at
+    /// the first fingerprint if the store could not be reached then).
+    let fingerprintKey = Locked<[UInt8]?>(nil)
     /// Whether the authenticator is asked about requests that name a session (read once: it is
     /// asked on every request otherwise).
     let authenticatesSessionRequests: Bool
@@ -89,6 +92,7 @@ public final class WayfinderAPI: HTTPHandler {
 
     /// Starts the background work: event-stream heartbeats and the expiry sweeper.
     public func start() {
+        if let secret = try? store.deploymentSecret() { fingerprintKey.withLock { $0 = secret } }
         events.startHeartbeat()
         sweeper.start()
         startResumingEffects()

@@ -100,6 +100,12 @@ public protocol SessionStore: Sendable {
     /// from time to time, not only at start).
     var sharedByInstances: Bool { get }
 
+    /// A secret of the deployment: 32 random bytes made on first use and kept with the store, so
+    /// every instance sharing it, and every restart, reads the same (the server keys its
+    /// idempotency fingerprints with it). A store of one process keeps it as long as it lives.
+    /// It blocks: call it off the event loops.
+    func deploymentSecret() throws -> [UInt8]
+
     /// The notifications published by this store.
     var changes: ChangeFeed { get }
 
@@ -174,6 +180,12 @@ extension SessionStore {
 
     /// One process owns the store unless it says otherwise.
     public var sharedByInstances: Bool { false }
+
+    /// 32 bytes from the system's cryptographic random source, for a new deployment secret.
+    static func newSecret() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
 }
 
 /// The non-blocking forms for stores whose calls never wait on IO: the blocking form, then

@@ -309,7 +309,7 @@ struct SQLiteUserSessionsTests {
         #expect(try store.load(id: "other", now: Fixture.t0)?.user == nil)
         do {
             let connection = try SQLiteConnection(path: path)
-            #expect(try connection.queryInt("PRAGMA user_version") == 5)
+            #expect(try connection.queryInt("PRAGMA user_version") == SQLiteSchema.currentVersion)
             #expect(try connection.queryInt("SELECT count(*) FROM sessions WHERE user IS NULL") == 2)
             #expect(try connection.queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'sessions_by_user'") == 1)
         }

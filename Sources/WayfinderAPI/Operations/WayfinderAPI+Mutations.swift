@@ -35,9 +35,7 @@ extension WayfinderAPI {
             let body = try RequestBody.read(request)
             let (keyHeader, components) = request.headers.first("Idempotency-Key", "Wayfinder-Components")
             let key = try self.idempotencyKey(keyHeader)
-            let fingerprint = key.map { _ in
-                SHA256.hash(Array("\(request.method) \(request.path)\n".utf8) + body.canonical)
-            }
+            let fingerprint = try key.map { _ in try self.fingerprint(request, body) }
             return Mutation(
                 id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
                 ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop,
@@ -291,6 +289,23 @@ extension WayfinderAPI {
         }
         guard key.isVisibleASCII else { throw .idempotencyKeyInvalid }
         return key
+    }
+
+    /// What a request with an `Idempotency-Key` is recognised by: an HMAC-SHA256, under the
+    /// store's deployment secret, of its method, path and canonical body without the route params
+    /// the app declares secret. Nothing in the store can be checked against a guessed password.
+    func fingerprint(_ request: HTTPRequest, _ body: RequestBody) throws -> [UInt8] {
+        var value = body.value
+        if case .object(var object) = value, let route = object["route"]?.stringValue, case .object(var params)? = object["params"] {
+            for name in params.keys where secrets.isSecret(route: route, param: name) { params[name] = nil }
+            object["params"] = .object(params)
+            value = .object(object)
+        }
+        let key = try fingerprintKey.withLock { key in
+            if key == nil { key = try store.deploymentSecret() }
+            return key ?? []
+        }
+        return HMACSHA256.authenticate(Array("\(request.method) \(request.path)\n".utf8) + value.canonicalBytes, key: key)
     }
 
     /// The flow of the coordinator that owns the top screen (for the routes metric).

@@ -25,6 +25,11 @@ public final class MemoryStore: SessionStore {
     private let reclaimGate: ReclaimGate
 
     /// An empty store (its sessions live as long as the process).
+    private let secret = MemoryStore.newSecret()
+
+    /// Made when the store is: it lives as long as the sessions it keys.
+    public func deploymentSecret() throws -> [UInt8] { secret }
+
     public init(configuration: StoreConfiguration = StoreConfiguration()) {
         self.configuration = configuration
         self.shards = (0..<Self.shardCount).map { _ in Shard() }

@@ -70,6 +70,29 @@ extension RedisStore {
         try blocking { done in claim(key, owner: owner, leaseMillis: leaseMillis, done) }
     }
 
+    /// `SET secret:{deployment} <random> NX`, then `GET` it: the first instance to ask makes it.
+    public func deploymentSecret() throws -> [UInt8] {
+        let key = keyPrefix + "secret:{deployment}"
+        func run(_ command: RedisCommand) throws -> RedisValue {
+            try blocking { done in
+                withClient(nil, refused: { done(.failure($0)) }) { [self] client in
+                    send(command, to: .session("deployment"), on: client) { result in done(result.mapError { $0 }) }
+                }
+            }
+        }
+        var set = RedisCommand("SET")
+        set.add(key)
+        set.add(Self.newSecret())
+        set.add("NX")
+        if case .error = try run(set) { throw StoreError.unavailable("redis \(endpoint): SET of the deployment secret failed") }
+        var get = RedisCommand("GET")
+        get.add(key)
+        guard case .string(let secret) = try run(get), secret.count == 32 else {
+            throw StoreError.unavailable("redis \(endpoint): the deployment secret is missing or malformed")
+        }
+        return secret
+    }
+
     /// Starts an operation with a completion and waits for it.
     func blocking<T: Sendable>(_ start: (@escaping @Sendable (Result<T, any Error>) -> Void) -> Void) throws -> T {
         guard !io.isCurrent else {

@@ -13,8 +13,9 @@
 /// - Since version 5 a session's row holds its user (`user`, NULL for none), with a partial index
 ///   on `(user, id)` over the rows that have one, so a user's sessions are an index range in id
 ///   order and sessions without a user cost the index nothing.
+/// - Since version 6 `secrets` holds the deployment's secret (one row, made on first use).
 enum SQLiteSchema {
-    static let currentVersion: Int64 = 5
+    static let currentVersion: Int64 = 6
 
     /// Brings the database to `currentVersion`; safe if several processes open it at once.
     /// Entries moved out of an older file go to `log`.
@@ -29,20 +30,27 @@ enum SQLiteSchema {
                 try migrateToVersion3(connection)
                 try migrateToVersion4(connection, log: log)
                 try connection.execute(version5)
+                try connection.execute(version6)
             case 1:
                 try connection.execute(version2)
                 try migrateToVersion3(connection)
                 try migrateToVersion4(connection, log: log)
                 try connection.execute(version5)
+                try connection.execute(version6)
             case 2:
                 try migrateToVersion3(connection)
                 try migrateToVersion4(connection, log: log)
                 try connection.execute(version5)
+                try connection.execute(version6)
             case 3:
                 try migrateToVersion4(connection, log: log)
                 try connection.execute(version5)
+                try connection.execute(version6)
             case 4:
                 try connection.execute(version5)
+                try connection.execute(version6)
+            case 5:
+                try connection.execute(version6)
             case currentVersion:
                 break
             default:
@@ -197,5 +205,14 @@ enum SQLiteSchema {
         ALTER TABLE sessions ADD COLUMN user TEXT;
         CREATE INDEX sessions_by_user ON sessions (user, id) WHERE user IS NOT NULL;
         PRAGMA user_version = 5;
+        """
+
+    /// Version 6: the deployment's secrets, by name (`SQLiteStore.deploymentSecret()`).
+    static let version6 = """
+        CREATE TABLE secrets (
+            name TEXT PRIMARY KEY NOT NULL,
+            value BLOB NOT NULL
+        ) WITHOUT ROWID;
+        PRAGMA user_version = 6;
         """
 }

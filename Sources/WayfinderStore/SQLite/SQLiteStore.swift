@@ -94,6 +94,7 @@ public final class SQLiteStore: SessionStore {
     private let readers: [ReaderSlot]
     private let nextReader = Atomic<UInt>(0)
     private let storedCount: Atomic<Int>
+    private let secret: [UInt8]
     private let reclaimGate: ReclaimGate
     private let checkpointer: SQLiteCheckpointer
     private let rows: SQLiteRowCache
@@ -146,6 +147,7 @@ public final class SQLiteStore: SessionStore {
         try connection.execute(durability == .processCrash ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
         let log = SQLiteEntryLog(databasePath: path, segmentBytes: journalSegmentBytes, durable: durability == .powerLoss)
         try SQLiteSchema.migrate(connection, log: log)
+        self.secret = try Self.deploymentSecret(connection)
         let writer = try SQLiteWriter(connection: connection, log: log, shared: shared)
         let checkpointer = SQLiteCheckpointer(path: path, busyTimeoutMillis: busyTimeoutMillis)
         checkpointer.attach(to: connection)
@@ -568,6 +570,18 @@ public final class SQLiteStore: SessionStore {
 
     public func ping() throws {
         try withReader { try $0.ping() }
+    }
+
+    /// Read when the store opens: the `secrets` row, made by the first process to open the file.
+    public func deploymentSecret() throws -> [UInt8] { secret }
+
+    private static func deploymentSecret(_ connection: SQLiteConnection) throws -> [UInt8] {
+        let insert = try connection.prepare("INSERT OR IGNORE INTO secrets (name, value) VALUES ('deployment', ?1)")
+        try insert.bind(1, newSecret())
+        try insert.run()
+        let select = try connection.prepare("SELECT value FROM secrets WHERE name = 'deployment'")
+        guard try select.step() else { throw StoreError.unavailable("sqlite: the deployment secret is missing") }
+        return select.columnBlob(0)
     }
 
     /// An index range (`sessions_by_user`); while a group is open or statements are queued, read

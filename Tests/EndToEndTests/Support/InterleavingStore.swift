@@ -70,6 +70,7 @@ final class InterleavingStore: SessionStore {
     func expire(now: Int64) throws -> Int { try base.expire(now: now) }
     func count(now: Int64) throws -> Int { try base.count(now: now) }
     func ping() throws { try base.ping() }
+    func deploymentSecret() throws -> [UInt8] { try base.deploymentSecret() }
     func sessionsWithPendingEffects(limit: Int) throws -> [String] { try base.sessionsWithPendingEffects(limit: limit) }
     func sessions(ofUser user: String, now: Int64, limit: Int) throws -> [String] {
         try base.sessions(ofUser: user, now: now, limit: limit)

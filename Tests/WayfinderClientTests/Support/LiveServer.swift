@@ -99,6 +99,7 @@ final class FaultyStore: SessionStore {
     func expire(now: Int64) throws -> Int { base.expire(now: now) }
     func count(now: Int64) throws -> Int { base.count(now: now) }
     func ping() throws { try check() }
+    func deploymentSecret() throws -> [UInt8] { try base.deploymentSecret() }
     func sessionsWithPendingEffects(limit: Int) throws -> [String] { base.sessionsWithPendingEffects(limit: limit) }
     func sessions(ofUser user: String, now: Int64, limit: Int) throws -> [String] {
         base.sessions(ofUser: user, now: now, limit: limit)
