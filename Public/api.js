@@ -102,29 +102,45 @@ export class Api {
   }
 
   /**
-   * GET .../events as an EventSource (which cannot send headers, hence `?access_token=`).
-   * `onState(state)` for every `state` event, `onOpen()` when connected, `onError(closed)` when the
-   * stream broke: `closed` is true when the browser gave up (it retries by itself otherwise).
+   * GET .../events as an EventSource. An EventSource cannot send headers, and the session's token
+   * never goes into a URL: a short-lived ticket from POST .../events does (it opens this session's
+   * stream for a minute, so the browser's own reconnections work; after that the stream closes and
+   * the caller opens it again). `onState(state)` for every `state` event, `onOpen()` when
+   * connected, `onError(closed)` when the stream broke: `closed` is true when the browser gave up
+   * (it retries by itself otherwise).
    */
   openEvents({ onState, onOpen, onError }) {
-    const token = encodeURIComponent(this.session.token);
+    let source = null;
+    let stopped = false;
     const components = this.components ? `&components=${encodeURIComponent(this.components)}` : '';
-    const source = new EventSource(`${this.base}${this.#sessionPath()}/events?access_token=${token}${components}`);
-    source.addEventListener('open', () => onOpen());
-    source.addEventListener('error', () => onError(source.readyState === EventSource.CLOSED));
-    source.addEventListener('state', (event) => {
-      let state;
-      try {
-        state = JSON.parse(event.data);
-      } catch {
-        return; // a broken event is skipped; the next one carries the whole state again
-      }
-      onState(state);
-    });
+    const path = `${this.base}${this.#sessionPath()}/events`;
+    this.#request('POST', `${this.#sessionPath()}/events`)
+      .then((data) => {
+        if (stopped) return;
+        source = new EventSource(`${path}?ticket=${encodeURIComponent(data.ticket)}${components}`);
+        source.addEventListener('open', () => onOpen());
+        source.addEventListener('error', () => onError(source.readyState === EventSource.CLOSED));
+        source.addEventListener('state', (event) => {
+          let state;
+          try {
+            state = JSON.parse(event.data);
+          } catch {
+            return; // a broken event is skipped; the next one carries the whole state again
+          }
+          onState(state);
+        });
+      })
+      .catch(() => {
+        stopped = true;
+        onError(true);
+      });
     return {
-      close: () => source.close(),
+      close: () => {
+        stopped = true;
+        if (source) source.close();
+      },
       get closed() {
-        return source.readyState === EventSource.CLOSED;
+        return stopped || (source !== null && source.readyState === EventSource.CLOSED);
       },
     };
   }

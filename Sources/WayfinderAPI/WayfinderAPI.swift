@@ -35,8 +35,8 @@ public final class WayfinderAPI: HTTPHandler {
     let healthBody: [UInt8]
     /// SHA-256 of the operator key (nil: the operator endpoints are off).
     let operatorKeyHash: [UInt8]?
-    /// The store's deployment secret, the key of idempotency fingerprints (read at start, or at
-    /// the first fingerprint if the store could not be reached then).
+    /// The store's deployment secret, the key of idempotency fingerprints and stream tickets (read
+    /// at start, or at first use if the store could not be reached then).
     let fingerprintKey = Locked<[UInt8]?>(nil)
     /// Whether the authenticator is asked about requests that name a session (read once: it is
     /// asked on every request otherwise).
@@ -203,7 +203,8 @@ public final class WayfinderAPI: HTTPHandler {
         case .back(let id): try mutate(id, request, context, on: loop, reply) { body in .back(screen: try body.optionalString("screen")) }
         case .tab(let id): try mutate(id, request, context, on: loop, reply) { body in .selectTab(try body.requiredString("tab")) }
         case .deepLinks(let id): try mutate(id, request, context, on: loop, reply) { body in .openDeepLink(try body.requiredString("url")) }
-        case .events(let id): try openEvents(id, request, on: loop, reply)
+        case .events(let id):
+            if method == "POST" { issueStreamTicket(id, request, on: loop, reply) } else { try openEvents(id, request, on: loop, reply) }
         case .history(let id): offTheLoop(reply) { try self.history(id, request) }
         case .rewind(let id): offTheLoop(reply) { try self.rewind(id, request, context) }
         case .userSessions(let user): offTheLoop(reply) { try self.userSessions(user, request) }

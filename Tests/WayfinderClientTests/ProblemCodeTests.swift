@@ -209,8 +209,15 @@ import WayfinderCore
             try await signal(#"{"signal":"todoShared","params":{"title":"Keys","from":"Grace"}}"#, to: anonymous)
         }
 
+        _ = await expect(.streamTicketInvalid, 401) {
+            let call = HTTPCall(
+                method: "GET", path: "/v1/sessions/\(anonymous.credentials.id)/events?ticket=wft1.AAAA",
+                headers: ["Accept": "text/event-stream"], repeats: .never)
+            _ = try await operatorCall.send(call)
+        }
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 37)
+        #expect(ProblemCode.contract.count == 38)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

@@ -14,6 +14,9 @@ enum APIError: Error, Sendable {
     case identityMismatch
     /// An operator endpoint without the operator key, or with another.
     case operatorUnauthorized
+    /// `401 stream_ticket_invalid`: an event stream's `ticket` that is malformed, expired, or
+    /// another session's.
+    case streamTicketInvalid
     /// A client sent context members that are the server's.
     case contextNotSettable([String])
     /// A rewind to a revision of another user, or of other server-owned context.
@@ -46,7 +49,7 @@ enum APIError: Error, Sendable {
         switch self {
         case .notFound: 404
         case .methodNotAllowed: 405
-        case .unauthorized, .identityRefused, .operatorUnauthorized: 401
+        case .unauthorized, .identityRefused, .operatorUnauthorized, .streamTicketInvalid: 401
         case .identityMismatch: 403
         case .contextNotSettable: 422
         case .rewindAcrossSignIn: 409
@@ -76,6 +79,7 @@ enum APIError: Error, Sendable {
         case .identityRefused(let code, _): code
         case .identityMismatch: "identity_mismatch"
         case .operatorUnauthorized: "operator_unauthorized"
+        case .streamTicketInvalid: "stream_ticket_invalid"
         case .contextNotSettable: "context_not_settable"
         case .rewindAcrossSignIn: "rewind_across_sign_in"
         case .unsupportedMediaType: "unsupported_media_type"
@@ -116,6 +120,8 @@ enum APIError: Error, Sendable {
         case .identityRefused(_, let detail): detail
         case .identityMismatch: "The request proves another user than the one this session belongs to; nothing changed."
         case .operatorUnauthorized: "This endpoint needs Authorization: Bearer <operator key>, and the key given is not it."
+        case .streamTicketInvalid: "The ticket is malformed, expired or another session's; ask for a new one (POST …/events)."
+
         case .contextNotSettable(let names):
             "A client may not set " + names.map { "context.\($0)" }.joined(separator: ", ")
                 + ": the server sets it (a flow after a verified sign-in, or the session's identity); no session was created."
@@ -199,6 +205,7 @@ enum APIError: Error, Sendable {
         case .unauthorized: headers.add("WWW-Authenticate", "Bearer")
         case .identityRefused(let code, _): headers.add("WWW-Authenticate", #"Bearer error="invalid_token", error_description="\#(code)""#)
         case .operatorUnauthorized: headers.add("WWW-Authenticate", #"Bearer realm="operator""#)
+        case .streamTicketInvalid: headers.add("WWW-Authenticate", "Bearer")
         case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
         case .versionAhead: headers.add("Retry-After", "1")
         case .sessionLimit: headers.add("Retry-After", "60")

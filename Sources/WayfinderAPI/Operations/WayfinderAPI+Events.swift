@@ -4,9 +4,19 @@ import WayfinderHTTP
 import WayfinderStore
 
 /// `GET /v1/sessions/{id}/events`: the current state at once, then one `state` event per change.
+/// Authorised by the session's token, or by a stream ticket (`?ticket=`, ``checkStreamTicket(_:for:)``).
 extension WayfinderAPI {
     func openEvents(_ id: String, _ request: HTTPRequest, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
         let client = clientComponents(request.headers["Wayfinder-Components"] ?? QueryString.value("components", in: request.query))
+        if let ticket = QueryString.value("ticket", in: request.query) {
+            try checkStreamTicket(ticket, for: id)
+            return loadUpgraded(id, key: SessionKey(id), on: loop) { [self] result in
+                reply(Result {
+                    guard let session = try result.get() else { throw APIError.notFound }
+                    return try stream(id, request, session, for: client)
+                })
+            }
+        }
         upgradedSession(id, key: SessionKey(id), request, allowQueryToken: true, on: loop) { [self] result in
             reply(Result { try stream(id, request, try result.get(), for: client) })
         }

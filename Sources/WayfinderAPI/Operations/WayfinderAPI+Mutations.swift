@@ -301,11 +301,15 @@ extension WayfinderAPI {
             object["params"] = .object(params)
             value = .object(object)
         }
-        let key = try fingerprintKey.withLock { key in
+        return HMACSHA256.authenticate(Array("\(request.method) \(request.path)\n".utf8) + value.canonicalBytes, key: try deploymentSecret())
+    }
+
+    /// The store's deployment secret (``SessionStore/deploymentSecret()``), read once.
+    func deploymentSecret() throws -> [UInt8] {
+        try fingerprintKey.withLock { key in
             if key == nil { key = try store.deploymentSecret() }
             return key ?? []
         }
-        return HMACSHA256.authenticate(Array("\(request.method) \(request.path)\n".utf8) + value.canonicalBytes, key: key)
     }
 
     /// The flow of the coordinator that owns the top screen (for the routes metric).

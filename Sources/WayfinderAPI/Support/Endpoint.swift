@@ -109,7 +109,8 @@ enum Endpoint: Sendable, Equatable {
         switch self {
         case .createSession, .routes, .back, .tab, .deepLinks, .rewind, .signals, .userSignals: ["POST"]
         case .session, .userSessions: ["GET", "HEAD", "DELETE"]
-        case .events, .history, .flows, .healthz, .readyz, .metrics, .openAPI, .file: ["GET", "HEAD"]
+        case .events: ["GET", "HEAD", "POST"]
+        case .history, .flows, .healthz, .readyz, .metrics, .openAPI, .file: ["GET", "HEAD"]
         case .unknownAPI: []
         }
     }

@@ -73,6 +73,8 @@ public struct ProblemCode: OpenEnumeration {
     public static let unknownSignal: ProblemCode = "unknown_signal"
     /// 409: a declared signal no coordinator of the session wants now; nothing changed.
     public static let signalUnwanted: ProblemCode = "signal_unwanted"
+    /// 401: an event stream's `ticket` that is malformed, expired or another session's.
+    public static let streamTicketInvalid: ProblemCode = "stream_ticket_invalid"
     /// 500: an unexpected error; nothing is promised about the state (retry with the same key).
     public static let `internal`: ProblemCode = "internal"
     /// 408: the request's headers did not arrive in time.
@@ -92,5 +94,6 @@ public struct ProblemCode: OpenEnumeration {
         .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
         .httpVersionNotSupported, .rateLimited, .sessionTooLarge, .sessionStreamLimit, .streamLimit,
         .contextNotSettable, .identityMismatch, .operatorUnauthorized, .rewindAcrossSignIn, .unknownSignal, .signalUnwanted,
+        .streamTicketInvalid,
     ]
 }

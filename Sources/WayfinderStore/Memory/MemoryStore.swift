@@ -24,12 +24,12 @@ public final class MemoryStore: SessionStore {
     private let storedCount = Atomic<Int>(0)
     private let reclaimGate: ReclaimGate
 
-    /// An empty store (its sessions live as long as the process).
     private let secret = MemoryStore.newSecret()
 
     /// Made when the store is: it lives as long as the sessions it keys.
     public func deploymentSecret() throws -> [UInt8] { secret }
 
+    /// An empty store (its sessions live as long as the process).
     public init(configuration: StoreConfiguration = StoreConfiguration()) {
         self.configuration = configuration
         self.shards = (0..<Self.shardCount).map { _ in Shard() }
