@@ -25,6 +25,9 @@ public struct TestSession: Sendable {
     public private(set) var engine: Engine
     /// The session's whole state after the last step.
     public private(set) var state: SessionState
+    /// The server's clock as the session's next action reaches it (``FlowContext/now``): set it,
+    /// or move it with ``advance(by:)``. It starts at 2026-01-01 00:00 UTC, or the `now` given.
+    public var now: Timestamp
     /// The snapshot after the last step: what the next step's closure starts from.
     public private(set) var snapshot: NavigationSnapshot
 
@@ -35,7 +38,7 @@ public struct TestSession: Sendable {
     /// app's sign-in flow) as ``NavigationError/invalidParams(_:)``, and a bad context or link.
     public init(
         _ application: Application, context: JSONObject = [:], deepLink: String? = nil, identity: Identity? = nil,
-        session: String = "test"
+        session: String = "test", now: Timestamp = TestSession.defaultStart
     ) throws {
         let refused = application.refusedContextMembers(context)
         guard refused.isEmpty else {
@@ -44,7 +47,8 @@ public struct TestSession: Sendable {
             })
         }
         engine = Engine(application)
-        state = try engine.start(session: session, context: context, deepLink: deepLink, identity: identity)
+        self.now = now
+        state = try engine.start(session: session, context: context, deepLink: deepLink, identity: identity, at: now)
         snapshot = NavigationSnapshot(state, transitions: [], before: nil)
     }
 
@@ -100,6 +104,12 @@ public struct TestSession: Sendable {
         public var description: String { "no effect is pending" }
     }
 
+    /// 2026-01-01 00:00 UTC: where a test's clock starts unless it says otherwise.
+    public static let defaultStart = Timestamp(millisecondsSince1970: 1_767_225_600_000)
+
+    /// Moves the clock on by `duration`: the next action reaches the server that much later.
+    public mutating func advance(by duration: Duration) { now = now.advanced(by: duration) }
+
     /// Any action, as a client sends it (a route by name with JSON params, a deep link by URL).
     public mutating func send(
         _ action: Action, sourceLocation: SourceLocation = #_sourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void = { _ in }
@@ -110,7 +120,7 @@ public struct TestSession: Sendable {
     private mutating func step(
         _ action: Action, _ sourceLocation: SourceLocation, _ expected: (inout NavigationSnapshot) throws -> Void
     ) throws {
-        let outcome = try engine.reduce(state, action)
+        let outcome = try engine.reduce(state, action, at: now)
         try check(outcome.state, outcome.transitions, sourceLocation, expected, on: engine)
     }
 

@@ -119,7 +119,8 @@ import Testing
             ("PATCH", s.path, "GET, HEAD, DELETE"),
             ("GET", s.path + "/routes", "POST"),
             ("DELETE", s.path + "/tab", "POST"),
-            ("POST", s.path + "/events", "GET, HEAD"),
+            ("DELETE", s.path + "/events", "GET, HEAD, POST"),
+            ("POST", s.path + "/history", "GET, HEAD"),
             ("DELETE", "/v1/flows", "GET, HEAD"),
             ("POST", "/healthz", "GET, HEAD"),
         ]

@@ -128,3 +128,31 @@ private struct OrderFlow: Flow {
         ])
     }
 }
+
+/// Integer and floating-point types other than `Int` and `Double` (a flow's data holding a
+/// timestamp as `Int64`, a byte as `UInt8`): encoded as JSON numbers and read back, where they
+/// once recursed until the stack overflowed.
+@Suite struct JSONValueOtherNumberTests {
+    struct Numbers: Codable, Hashable {
+        var millis: Int64
+        var byte: UInt8
+        var small: [Int16]
+        var ratio: Float
+        var big: UInt64
+    }
+
+    @Test func otherNumbersRoundTrip() throws {
+        let numbers = Numbers(millis: 1_767_225_600_000, byte: 255, small: [-3, 7], ratio: 0.5, big: 42)
+        let json = try JSONValueEncoder().encode(numbers)
+        #expect(json["millis"] == .int(1_767_225_600_000))
+        #expect(json["byte"] == .int(255))
+        #expect(json["ratio"] == .double(0.5))
+        #expect(try JSONValueDecoder().decode(Numbers.self, from: json) == numbers)
+    }
+
+    @Test func aNumberThatDoesNotFitIsRefused() throws {
+        #expect(throws: (any Error).self) { try JSONValueEncoder().encode(["n": UInt64.max]) }
+        let tooBig: JSONValue = ["millis": 1, "byte": 256, "small": [], "ratio": 1, "big": 1]
+        #expect(throws: JSONValueDecodingError.self) { try JSONValueDecoder().decode(Numbers.self, from: tooBig) }
+    }
+}

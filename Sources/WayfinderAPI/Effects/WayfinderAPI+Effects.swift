@@ -15,6 +15,8 @@ struct PendingAction: Sendable {
     let context: RequestContext
     /// What the client renders (nil: everything).
     let client: ClientComponents?
+    /// When the request arrived (unix ms): the time of the action and of the results folded into it.
+    let time: Int64
 }
 
 /// The effects one answer waits for: the deadline (the configured wait), their results by what
@@ -89,14 +91,15 @@ extension WayfinderAPI {
         var base = pending.state
         do {
             for _ in 0..<16 {
-                let folded = try await fold(outcome, revision: base.revision + 1, journal: [.action(pending.action)], session: pending.id, &wait)
+                let folded = try await fold(
+                    outcome, revision: base.revision + 1, journal: [.action(pending.action)], at: pending.time, session: pending.id, &wait)
                 claim(folded.leftover, session: pending.id)
                 let memo = cache.memo(pending.cacheKey) ?? RenderMemo()
                 do {
                     let response = try await commit(
                         folded.outcome, status: folded.leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
                         idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base,
-                        journal: folded.journal, requestID: pending.context.requestID, for: pending.client)
+                        journal: folded.journal, requestID: pending.context.requestID, at: pending.time, for: pending.client)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
@@ -108,7 +111,7 @@ extension WayfinderAPI {
                     session = fresh
                     base = try decodedState(fresh, pending.cacheKey)
                     var memo = cache.memo(pending.cacheKey) ?? RenderMemo()
-                    outcome = try engine.reduce(base, pending.action, memo: &memo)
+                    outcome = try engine.reduce(base, pending.action, at: Timestamp(millisecondsSince1970: pending.time), memo: &memo)
                 } catch StoreError.idempotencyKeyTaken {
                     // A request with the same key was stored first: its answer is this one's.
                     if let key = pending.idempotencyKey, let fingerprint = pending.fingerprint,
@@ -129,8 +132,10 @@ extension WayfinderAPI {
 
     /// Runs the effects `first` asked for, and those their results ask for, one after another
     /// until `wait`'s deadline, and folds each result that comes in time into `first`'s state:
-    /// one revision, `revision`, journaled as `journal` then each result.
-    func fold(_ first: Outcome, revision: Int, journal: [JournalAction], session id: String, _ wait: inout EffectWait) async throws -> Folded {
+    /// one revision, `revision`, journaled as `journal` then each result, all at `time` (unix ms).
+    func fold(
+        _ first: Outcome, revision: Int, journal: [JournalAction], at time: Int64, session id: String, _ wait: inout EffectWait
+    ) async throws -> Folded {
         let key = SessionKey(id)
         var state = first.state
         var transitions = first.transitions
@@ -150,7 +155,8 @@ extension WayfinderAPI {
             guard let completion = wait.results[identity] else { break }
             queue.removeFirst()
             var memo = cache.memo(key) ?? RenderMemo()
-            let next = try engine.reduce(state, .completeEffect(id: request.effect.id, completion), memo: &memo)
+            let next = try engine.reduce(
+                state, .completeEffect(id: request.effect.id, completion), at: Timestamp(millisecondsSince1970: time), memo: &memo)
             journal.append(.action(.completeEffect(id: request.effect.id, completion)))
             state = next.state
             transitions += next.transitions
@@ -205,8 +211,9 @@ extension WayfinderAPI {
                 var memo = cache.memo(key) ?? RenderMemo()
                 var outcome: Outcome
                 var journal: [JournalAction] = [.action(.completeEffect(id: effectID, completion))]
+                let time = WallClock.nowMillis()
                 do {
-                    outcome = try engine.reduce(state, .completeEffect(id: effectID, completion), memo: &memo)
+                    outcome = try engine.reduce(state, .completeEffect(id: effectID, completion), at: Timestamp(millisecondsSince1970: time), memo: &memo)
                 } catch {
                     logger.log(.warn, "effect_abandoned", [("session", .string(id)), ("effect", .string(effectID)), ("error", .string("\(error)"))])
                     outcome = engine.abandonEffect(effectID, in: state)
@@ -215,7 +222,7 @@ extension WayfinderAPI {
                 do {
                     _ = try await commit(
                         outcome, status: 200, session: session, cacheKey: key, idempotencyKey: nil, fingerprint: nil, memo: memo,
-                        before: state, journal: journal, requestID: nil)
+                        before: state, journal: journal, requestID: nil, at: time)
                 } catch APIError.sessionTooLarge {
                     // The result would make the session too large: the flow does not get it, and
                     // its screen stops waiting.
@@ -240,12 +247,12 @@ extension WayfinderAPI {
     private func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
-        for client: ClientComponents? = nil
+        at time: Int64? = nil, for client: ClientComponents? = nil
     ) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             commit(
                 outcome, status: status, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                memo: memo, before: before, journal: journal, requestID: requestID, for: client, on: nil
+                memo: memo, before: before, journal: journal, requestID: requestID, at: time, for: client, on: nil
             ) { continuation.resume(with: $0) }
         }
     }

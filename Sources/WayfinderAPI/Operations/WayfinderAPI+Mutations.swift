@@ -39,7 +39,7 @@ extension WayfinderAPI {
             return Mutation(
                 id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
                 ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop,
-                detachingEffects: detachingEffects, reply: reply)
+                time: WallClock.nowMillis(), detachingEffects: detachingEffects, reply: reply)
         }
         if !byOperator, let known = knownSession(cacheKey, request) {
             try checkIdentity(request, of: known)
@@ -95,11 +95,13 @@ extension WayfinderAPI {
         if let ifMatch = m.ifMatch, !ETag.ifMatch(ifMatch, revision: known.revision) { return false }
         guard let state = cache.state(m.cacheKey, revision: known.revision), let action = try? m.makeAction(m.body) else { return false }
         var memo = cache.memo(m.cacheKey) ?? RenderMemo()
-        guard let outcome = try? engine.reduce(state, action, memo: &memo), outcome.changed, outcome.effects.isEmpty else { return false }
+        guard let outcome = try? engine.reduce(state, action, at: Timestamp(millisecondsSince1970: m.time), memo: &memo), outcome.changed,
+            outcome.effects.isEmpty
+        else { return false }
         commit(
             outcome, status: 200, session: known, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
             fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
-            for: m.client, on: m.loop
+            at: m.time, for: m.client, on: m.loop
         ) { [self] result in
             switch result {
             case .success(let response):
@@ -171,13 +173,13 @@ extension WayfinderAPI {
             // Rebuilt and saved while decoding (a state of this version that no longer fits it).
             if state.revision != session.revision { return reload(m, turn: turn + 1) }
             var memo = cache.memo(m.cacheKey) ?? RenderMemo()
-            var reduced = try engine.reduce(state, action, memo: &memo)
+            var reduced = try engine.reduce(state, action, at: Timestamp(millisecondsSince1970: m.time), memo: &memo)
             if !upgrade.isEmpty { reduced.transitions = upgrade + reduced.transitions }
             let outcome = reduced
             if !outcome.effects.isEmpty {
                 let pending = PendingAction(
                     id: m.id, cacheKey: m.cacheKey, session: session, state: state, action: action, idempotencyKey: m.idempotencyKey,
-                    fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context, client: m.client)
+                    fingerprint: m.fingerprint, ifMatch: m.ifMatch, context: m.context, client: m.client, time: m.time)
                 guard m.detachingEffects else { return m.reply(.success(answerLater(m.context) { await self.settle(pending, outcome) })) }
                 effects.detach { _ = await self.settle(pending, outcome) }
                 return m.reply(.success(json(202, Array(#"{"effects":"running"}"#.utf8))))
@@ -185,7 +187,7 @@ extension WayfinderAPI {
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
                 fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
-                for: m.client, on: m.loop
+                at: m.time, for: m.client, on: m.loop
             ) { [self] result in
                 switch result {
                 case .success(let response):
@@ -226,13 +228,14 @@ extension WayfinderAPI {
     /// idempotency record, and a journal entry of `journal` if the state changed and the journal
     /// is on) and gives the answer; the rendering is remembered once it is stored (for a client
     /// that renders everything: another's is rendered apart and not remembered). `before` is the
-    /// state the action ran on (for the traffic counts).
+    /// state the action ran on (for the traffic counts); `time` (unix ms) is when the action's
+    /// request arrived: the journal entry's time and the session's use (now, if nil).
     /// Fails with `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came
     /// first, `422 session_too_large` past `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
-        for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
+        at time: Int64? = nil, for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         let transitions = JournalRecord.transitionsJSON(outcome.transitions)
@@ -243,7 +246,7 @@ extension WayfinderAPI {
         }
         var next = session
         next.revision = outcome.state.revision
-        let now = WallClock.nowMillis()
+        let now = time ?? WallClock.nowMillis()
         // Like reads, writes move `lastUsed` at most every touch interval: a store can then
         // leave its expiry index alone on most saves.
         if now - session.lastUsed > touchIntervalMillis { next.lastUsed = now }

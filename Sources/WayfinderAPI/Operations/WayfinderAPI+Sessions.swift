@@ -18,7 +18,7 @@ extension WayfinderAPI {
         guard refused.isEmpty else { throw APIError.contextNotSettable(refused) }
         let launch = LaunchRequest(
             context: clientContext, deepLink: try body.optionalString("deepLink"), identity: identity,
-            client: clientComponents(request.headers["Wayfinder-Components"]), request: context)
+            client: clientComponents(request.headers["Wayfinder-Components"]), request: context, time: WallClock.nowMillis())
         try createSession(launch, attempt: 0, on: loop, reply)
     }
 
@@ -55,7 +55,8 @@ extension WayfinderAPI {
             throw APIError.unavailable("no random bytes for a session id: \(error)")
         }
         let (state, stored, memo, effects) = try launches.start(
-            engine, session: id, context: launch.context, deepLink: launch.deepLink, identity: launch.identity)
+            engine, session: id, context: launch.context, deepLink: launch.deepLink, identity: launch.identity,
+            at: Timestamp(millisecondsSince1970: launch.time))
         try checkSize(stored)
         return NewSession(
             id: id, token: token, state: state, stored: stored, memo: memo, effects: effects,
@@ -71,7 +72,7 @@ extension WayfinderAPI {
         do {
             for _ in 0..<Self.maxCreateAttempts {
                 let launched = Outcome(state: new.state, transitions: [], changed: true, effects: new.effects)
-                let folded = try await fold(launched, revision: 1, journal: [new.start], session: new.id, &wait)
+                let folded = try await fold(launched, revision: 1, journal: [new.start], at: launch.time, session: new.id, &wait)
                 let stored = StateCodec.encode(folded.outcome.state)
                 try checkSize(stored)
                 claim(folded.leftover, session: new.id)
@@ -103,7 +104,7 @@ extension WayfinderAPI {
         let session = StoredSession(
             id: new.id, tokenHash: Credentials.hash(new.token), revision: state.revision, state: stored,
             lastUsed: now - unusedSessionHeadStartMillis, user: state.identity?.subject)
-        let entry = journalEntry(journal, outcome, stateBytes: stored, time: now, requestID: launch.request.requestID)
+        let entry = journalEntry(journal, outcome, stateBytes: stored, time: launch.time, requestID: launch.request.requestID)
         create(session, now: now, journal: entry, on: loop) { [self] result in
             then(result.map {
                 traffic.record(before: nil, after: state, actions: journal)
@@ -378,6 +379,8 @@ struct LaunchRequest: Sendable {
     /// What the client renders (nil: everything).
     let client: ClientComponents?
     let request: RequestContext
+    /// When the request arrived (unix ms): the launch's ``FlowContext/now`` and its journal time.
+    let time: Int64
 }
 
 /// A session launched and not stored yet.

@@ -4,10 +4,10 @@ import WayfinderCore
 /// does not run the launch flows, encode the state and render every screen each time.
 ///
 /// The engine is pure: the same context and link always start the same state, except for the
-/// session id. A launch is kept only if that holds for it: on a miss the launch runs for two
-/// different ids, and is cached only when the two states are equal once the id is set aside (a
-/// flow that copied the session id into its data would make them differ, and is then run every
-/// time). The stored form does not contain the id, so its bytes are shared too, and the render
+/// session id and the time (``FlowContext/now``). A launch is kept only if neither shows: on a
+/// miss the launch runs for two different ids a day apart, and is cached only when the two
+/// states are equal once the id is set aside (a flow that copied the session id or the time into
+/// its data would make them differ, and is then run every time). The stored form does not contain the id, so its bytes are shared too, and the render
 /// memo makes a new session's first rendering write only the envelope.
 ///
 /// Bounded: at `capacity` distinct launches the table is cleared, and a launch whose context
@@ -41,12 +41,12 @@ final class LaunchCache: Sendable {
 
     /// The first state of a session `id` started with `context` and `deepLink` for `identity`,
     /// its stored bytes, a render memo for it, and the effects it asked for. Throws what
-    /// `Engine.start` throws.
+    /// `Engine.start` throws. `now`: when the request arrived.
     func start(
-        _ engine: Engine, session id: String, context: JSONObject, deepLink: String?, identity: Identity?
+        _ engine: Engine, session id: String, context: JSONObject, deepLink: String?, identity: Identity?, at now: Timestamp
     ) throws -> (state: SessionState, stored: [UInt8], memo: RenderMemo, effects: [EffectRequest]) {
         if identity != nil {
-            let launched = try engine.launched(session: id, context: context, deepLink: deepLink, identity: identity)
+            let launched = try engine.launched(session: id, context: context, deepLink: deepLink, identity: identity, at: now)
             var memo = RenderMemo()
             _ = engine.renderJSON(launched.state, memo: &memo)
             return (launched.state, StateCodec.encode(launched.state), memo, launched.effects)
@@ -57,13 +57,14 @@ final class LaunchCache: Sendable {
             state.session = id
             return (state, launch.stored, launch.memo, [])
         }
-        let launched = try engine.launched(session: id, context: context, deepLink: deepLink)
+        let launched = try engine.launched(session: id, context: context, deepLink: deepLink, at: now)
         var state = launched.state
         let stored = StateCodec.encode(state)
         var memo = RenderMemo()
         _ = engine.renderJSON(state, memo: &memo)
         guard launched.effects.isEmpty else { return (state, stored, memo, launched.effects) }
-        var check = try engine.start(session: id + "~", context: context, deepLink: deepLink)
+        // Launched again under another id, a day later: kept only if neither shows in the state.
+        var check = try engine.start(session: id + "~", context: context, deepLink: deepLink, at: now.advanced(by: .seconds(86_400)))
         check.session = id
         if check == state, key.context.count <= maxKeyBytes {
             let launch = Launch(state: state, stored: stored, memo: memo)

@@ -15,6 +15,8 @@ struct Mutation: Sendable {
     /// What the client renders (nil: everything).
     let client: ClientComponents?
     let loop: (any StoreLoop)?
+    /// When the request arrived (unix ms): the action's ``FlowContext/now`` and its journal time.
+    let time: Int64
     /// Effects the action asks for run on their own and the answer is `202` at once (a signal to
     /// every session of a user), instead of an answer that waits for them.
     var detachingEffects = false

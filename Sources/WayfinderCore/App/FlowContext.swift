@@ -30,6 +30,12 @@ public struct FlowContext<F: Flow>: Sendable {
 
     // MARK: Data
 
+    /// When the action this flow handles reached the server: its clock then, journaled with the
+    /// revision, so a replay (and a test, which sets it) sees the same time. Record it in the
+    /// flow's data or the model to show it later (a booked trip's date). In ``Flow/render(_:_:)``,
+    /// a pure function of the state, it reads ``Timestamp/zero``.
+    public var now: Timestamp { base.navigator.now }
+
     /// The session's context (who the user is, platform, …), shown to clients.
     ///
     /// A stored context that does not decode as the app's type reads as `init()`, and setting it

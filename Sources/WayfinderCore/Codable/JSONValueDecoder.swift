@@ -78,6 +78,16 @@ func decodeValue<T: Decodable>(_ type: T.Type, _ json: JSONValue, path: CodingPa
         throw mismatch("a number", json, path)
     }
     if type == ObjectIdentifier(JSONValue.self), let value = json as? T { return value }
+    // The other integer and floating-point types: their own `init(from:)` asks a single-value
+    // container for themselves, which would come back here.
+    if let integer = T.self as? any FixedWidthInteger.Type {
+        if let int = Scalars.int(json, lenient), let value = integer.init(exactly: int) as? T { return value }
+        throw mismatch("an integer (\(T.self))", json, path)
+    }
+    if type == ObjectIdentifier(Float.self) {
+        if let double = Scalars.double(json, lenient), let value = Float(double) as? T { return value }
+        throw mismatch("a number", json, path)
+    }
     do {
         return try T(from: ValueDecoder(json: json, path: path, lenient: lenient))
     } catch let error as DecodingError {

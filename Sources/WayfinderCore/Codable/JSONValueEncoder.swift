@@ -89,6 +89,14 @@ private func encodeValue<T: Encodable>(_ value: T, into node: EncodingNode, path
     case let int as Int: node.content = .value(.int(int))
     case let double as Double: node.content = .value(.double(double))
     case let json as JSONValue: node.content = .value(json)
+    // The other integer and floating-point types (`Int64`, `UInt8`, `Float`, …): their own
+    // `encode(to:)` asks a single-value container for themselves, which would come back here.
+    case let integer as any FixedWidthInteger:
+        guard let int = Int(exactly: integer) else {
+            throw EncodingError.invalidValue(value, .init(codingPath: path, debugDescription: "\(integer) does not fit in an Int"))
+        }
+        node.content = .value(.int(int))
+    case let float as Float: node.content = .value(.double(Double(float)))
     default: try value.encode(to: ValueEncoder(node: node, codingPath: path))
     }
 }

@@ -13,14 +13,19 @@ public struct Engine: Sendable {
     /// coordinator runs its launch logic, then `deepLink` (if any) is opened. A bad context or
     /// link throws and no session exists. The context is taken as given: the server refuses
     /// members a client may not set before it starts a session.
-    public func start(session: String, context: JSONObject, deepLink: String? = nil, identity: Identity? = nil) throws -> SessionState {
-        try launched(session: session, context: context, deepLink: deepLink, identity: identity).state
+    /// `now` is when the session was asked for (``FlowContext/now``).
+    public func start(
+        session: String, context: JSONObject, deepLink: String? = nil, identity: Identity? = nil, at now: Timestamp = .zero
+    ) throws -> SessionState {
+        try launched(session: session, context: context, deepLink: deepLink, identity: identity, at: now).state
     }
 
     /// `start`, with the effects the launch asked for (in a flow's `start`, `childDidFinish` or
     /// deep link), to run as a route's are: the server's create answer waits for them.
-    package func launched(session: String, context: JSONObject, deepLink: String? = nil, identity: Identity? = nil) throws -> Outcome {
-        var navigator = try launch(session: session, context: try app.normalizeContext(context), identity: identity, model: [:])
+    package func launched(
+        session: String, context: JSONObject, deepLink: String? = nil, identity: Identity? = nil, at now: Timestamp = .zero
+    ) throws -> Outcome {
+        var navigator = try launch(session: session, context: try app.normalizeContext(context), identity: identity, model: [:], at: now)
         if let deepLink {
             _ = try navigator.openDeepLink(deepLink)
             try navigator.prune()
@@ -32,13 +37,14 @@ public struct Engine: Sendable {
 
     /// The navigator of a new session with `context` (already normalized), `identity` and
     /// `model`, after the application coordinator's launch logic; its transitions are the launch's.
-    func launch(session: String, context: JSONObject, identity: Identity? = nil, model: JSONObject) throws -> Navigator {
+    func launch(session: String, context: JSONObject, identity: Identity? = nil, model: JSONObject, at now: Timestamp = .zero) throws -> Navigator {
         let root = Coordinator(id: "c0", flow: app.rootFlow, placement: .root)
         var state = SessionState(session: session, context: context, root: root)
         state.identity = identity
         state.model = model
         state.appVersion = app.version
         var navigator = Navigator(app: app, state: state)
+        navigator.now = now
         // Dropped if the flow throws: no session exists then.
         try navigator.withMoved(root.id) { flow, context in try flow.start(&context) }
         try navigator.prune()
@@ -46,19 +52,20 @@ public struct Engine: Sendable {
         return navigator
     }
 
-    /// Applies an action. Throws ``NavigationError`` for what the contract refuses; the input
-    /// state is never modified.
-    public func reduce(_ state: SessionState, _ action: Action) throws -> Outcome {
+    /// Applies an action that reached the server at `now` (``FlowContext/now``). Throws
+    /// ``NavigationError`` for what the contract refuses; the input state is never modified.
+    public func reduce(_ state: SessionState, _ action: Action, at now: Timestamp = .zero) throws -> Outcome {
         var memo = RenderMemo()
-        return try reduce(state, action, memo: &memo)
+        return try reduce(state, action, at: now, memo: &memo)
     }
 
     /// `reduce`, with the session's memo: the app's context and model as decoded for its last
     /// action or rendering are reused while unchanged, and the memo keeps them for the next.
-    package func reduce(_ state: SessionState, _ action: Action, memo: inout RenderMemo) throws -> Outcome {
+    package func reduce(_ state: SessionState, _ action: Action, at now: Timestamp = .zero, memo: inout RenderMemo) throws -> Outcome {
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
         var navigator = Navigator(app: app, state: state, decoded: decoded)
+        navigator.now = now
         switch action {
         case .trigger(let route): try trigger(route, &navigator)
         case .back(let screen): try back(screen, &navigator)

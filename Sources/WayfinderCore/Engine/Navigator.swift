@@ -13,6 +13,8 @@ struct Navigator: Sendable {
     let decoded: DecodedCache
     /// Effects asked for during this action, with their secrets.
     var requested: [EffectRequest] = []
+    /// When the action reached the server (``FlowContext/now``).
+    var now = Timestamp.zero
 
     init(app: Application, state: SessionState, decoded: DecodedCache = DecodedCache()) {
         self.app = app

@@ -15,8 +15,10 @@
 public struct JournalRecord: Sendable, Hashable {
     /// The revision the entry made.
     public var revision: Int
-    /// Unix milliseconds.
+    /// Unix milliseconds: when the revision's request reached the server (its actions' ``FlowContext/now``).
     public var time: Int64
+    /// `time` as a ``Timestamp``.
+    public var timestamp: Timestamp { Timestamp(millisecondsSince1970: time) }
     /// The `X-Request-Id` of the request that made it (absent for an effect result applied later).
     public var requestID: String?
     /// What made the revision, in order (a client's action, then effect results folded into it).

@@ -115,12 +115,13 @@ public struct Replay: Sendable {
                     }
                     state = previous
                     for action in entry.actions {
-                        transitions += try apply(action, to: &state, history: states)
+                        transitions += try apply(action, to: &state, at: entry.timestamp, history: states)
                     }
                     state.revision = entry.revision
                 } else if case .start(let context, let deepLink, let identity)? = entry.actions.first {
-                    state = try engine.start(session: bundle.session, context: context, deepLink: deepLink, identity: identity)
-                    for action in entry.actions.dropFirst() { transitions += try apply(action, to: &state, history: states) }
+                    state = try engine.start(
+                        session: bundle.session, context: context, deepLink: deepLink, identity: identity, at: entry.timestamp)
+                    for action in entry.actions.dropFirst() { transitions += try apply(action, to: &state, at: entry.timestamp, history: states) }
                     state.revision = entry.revision
                     transitions = entry.transitions
                 } else {
@@ -194,12 +195,12 @@ public struct Replay: Sendable {
 
     private enum Missing: Error { case rewindTarget }
 
-    /// Applies one recorded action; returns its transitions.
-    private func apply(_ action: JournalAction, to state: inout SessionState, history: [Int: SessionState]) throws -> [Transition] {
+    /// Applies one recorded action, made at `time`; returns its transitions.
+    private func apply(_ action: JournalAction, to state: inout SessionState, at time: Timestamp, history: [Int: SessionState]) throws -> [Transition] {
         switch action {
         case .start: throw JournalError.malformed("a session starts only once")
         case .action(let action):
-            let outcome = try engine.reduce(state, action)
+            let outcome = try engine.reduce(state, action, at: time)
             state = outcome.state
             return outcome.transitions
         case .abandonEffect(let id):
