@@ -26,7 +26,7 @@ ARG PRODUCT=wayfinder
 # ones only tests link), and jemalloc's, the allocator the executables link.
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libsqlite3-dev libhiredis-dev libcurl4-openssl-dev libcrypt-dev libssl-dev libjemalloc-dev pkg-config \
+        libsqlite3-dev libhiredis-dev libcurl4-openssl-dev libcrypt-dev libssl-dev libjemalloc-dev zlib1g-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -48,7 +48,7 @@ FROM debian:bookworm-slim AS runtime
 
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libsqlite3-0 libhiredis0.14 libssl3 libjemalloc2 \
+        libsqlite3-0 libhiredis0.14 libssl3 libjemalloc2 zlib1g \
  && rm -rf /var/lib/apt/lists/*
 
 RUN groupadd --system --gid 10001 wayfinder \

@@ -4,7 +4,7 @@ import PackageDescription
 // Layering (dependencies only point down):
 //   wayfinder (executable) -> DemoApp, WayfinderServer
 //   WayfinderServer -> WayfinderAPI -> WayfinderCore, WayfinderHTTP, WayfinderStore, COpenSSL (Debian: libssl-dev)
-//   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift)
+//   WayfinderHTTP -> CEpoll (C shim: epoll/eventfd, which Glibc does not export to Swift), CZlib (Debian: zlib1g-dev)
 //   WayfinderStore -> WayfinderCore, CSQLite (Debian: libsqlite3-dev), CHiredis (Debian: libhiredis-dev)
 //   WayfinderTesting (flow tests on the pure engine) -> WayfinderCore
 //   WayfinderLiveTesting (tests against a running server) -> WayfinderCore, CCurlShim -> CCurl (Debian: libcurl4-openssl-dev)
@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // No pkgConfig: libcrypto alone is linked (module.modulemap), not libssl.
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // The gzip content coding of answers (no pkgConfig: libz alone is linked, module.modulemap).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: The navigation engine (pure: no sockets, files or clocks)
         // `Double.rounded()` needs libm, which nothing else links into a program that uses only
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "DemoApp", dependencies: ["WayfinderCore", "CCrypt"]),
 
         // MARK: IO shells
-        .target(name: "WayfinderHTTP", dependencies: ["CEpoll"]),
+        .target(name: "WayfinderHTTP", dependencies: ["CEpoll", "CZlib"]),
         .target(name: "WayfinderStore", dependencies: ["CSQLite", "CHiredis"]),
         .target(
             name: "WayfinderAPI",

@@ -9,7 +9,7 @@ same pass. Goals of issue 8 are checked where one applies."""
 import statistics, sys
 from collections import defaultdict
 
-ORDER = ["nginx static GET", "GET state (memory)", "GET state (sqlite)", "trigger (memory)",
+ORDER = ["nginx static GET", "GET state (memory)", "GET state (memory, gzip)", "GET state (sqlite)", "trigger (memory)",
          "trigger (sqlite)", "trigger (memory, journal off)", "trigger (sqlite, journal off)", "create (memory)", "create (sqlite)",
          "GET state (memory, log info)", "GET state (memory, log warn)", "trigger (redis, 1 inst)", "trigger (redis, 2 inst)",
          "trigger (redis cluster, 1 inst)", "trigger + effect (memory)"]
@@ -25,7 +25,9 @@ GOALS_VS = {"GET state (memory, log info)": ("GET state (memory, log warn)", "wa
             "trigger (redis, 1 inst)": ("trigger (memory)", "memory", 0.6),
             "trigger (redis, 2 inst)": ("trigger (redis, 1 inst)", "1 inst", 1.0)}
 # Issue 20: a trigger whose effect answers at once, against a trigger without one (no goal).
+# Issue 45: GET answered gzip-coded (Accept-Encoding: gzip) against uncoded, same server and pass.
 SHOWN_VS = {"trigger + effect (memory)": ("trigger (memory)", "trigger"),
+            "GET state (memory, gzip)": ("GET state (memory)", "uncoded"),
             "trigger (redis cluster, 1 inst)": ("trigger (memory)", "memory")}
 
 def ms(us):

@@ -137,11 +137,14 @@ public final class WayfinderAPI: HTTPHandler {
         _ body: (Endpoint, RequestContext, @escaping Reply) throws -> Void
     ) -> HTTPResponse {
         let started = WallClock.monotonicNanos()
-        let requestID = RequestID.from(request.headers["X-Request-Id"])
+        let (requestIDField, acceptEncoding) = request.headers.first("X-Request-Id", "Accept-Encoding")
+        let requestID = RequestID.from(requestIDField)
         let endpoint = Endpoint(path: request.path)
+        // The answer that carries a new session's token is never compressed: a body's coded size
+        // would tell an eavesdropper of a secret beside text an attacker chose (BREACH).
         let context = RequestContext(
             requestID: requestID, started: started, method: request.method, path: request.path, route: endpoint.template,
-            session: endpoint.sessionID)
+            session: endpoint.sessionID, acceptEncoding: AcceptEncoding(endpoint == .createSession ? nil : acceptEncoding))
         let pending = PendingAnswer()
         let reply: Reply = { [self] result in
             guard pending.claim() else { return }
@@ -174,10 +177,12 @@ public final class WayfinderAPI: HTTPHandler {
         }
     }
 
-    /// Echoes the request id, and records the answer in the metrics and the log (the HTTP layer
-    /// marks every answer `X-Content-Type-Options: nosniff`).
+    /// Echoes the request id, compresses the body if the client asks for gzip, and records the
+    /// answer in the metrics and the log (the HTTP layer marks every answer
+    /// `X-Content-Type-Options: nosniff`).
     func finish(_ response: inout HTTPResponse, _ context: RequestContext) {
         response.headers.set("X-Request-Id", context.requestID)
+        response.applyContentCoding(context.acceptEncoding, minBytes: configuration.gzipMinBytes, level: configuration.gzipLevel)
         let seconds = Double(WallClock.monotonicNanos() - context.started) / 1e9
         metrics.request(route: context.route, method: context.method, status: response.status, seconds: seconds)
         logger.request(
@@ -236,10 +241,10 @@ public final class WayfinderAPI: HTTPHandler {
         + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     /// A JSON answer: `Content-Type` first, then `fields` (built here, in one array with room
-    /// for the request id, rather than copied from a literal).
+    /// for the request id, `Vary` and `Content-Encoding`, rather than copied from a literal).
     func json(_ status: Int, _ body: [UInt8], _ fields: KeyValuePairs<String, String> = [:]) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count + 2)
+        headers.reserveCapacity(fields.count + 4)
         headers.add("Content-Type", "application/json")
         for (name, value) in fields { headers.add(name, value) }
         return HTTPResponse(status: status, headers: headers, body: body)
@@ -307,4 +312,6 @@ struct RequestContext: Sendable {
     /// The endpoint's template (the metrics' route label).
     let route: String
     let session: String?
+    /// What the request's `Accept-Encoding` accepts (the body is coded in ``WayfinderAPI/finish(_:_:)``).
+    let acceptEncoding: AcceptEncoding
 }

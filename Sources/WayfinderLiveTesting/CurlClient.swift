@@ -76,18 +76,23 @@ public final class CurlClient {
     ///   - expectContinue: sends `Expect: 100-continue` and waits up to 5 s for `100 Continue` before
     ///     the body; `statusLines` shows whether it came.
     ///   - http10: speak HTTP/1.0 instead of HTTP/1.1.
+    ///   - decoding: sends it as `Accept-Encoding` (`"gzip"`) and gives the body decoded, as
+    ///     libcurl decodes it; nil sends no such field (one in `headers` goes as it is, and the
+    ///     body comes back as sent).
     public func request(
         _ method: String = "GET", _ url: String, headers: [(String, String)] = [],
-        upload: Upload? = nil, expectContinue: Bool = false, http10: Bool = false
+        upload: Upload? = nil, expectContinue: Bool = false, http10: Bool = false, decoding: String? = nil
     ) throws(Failure) -> Response {
-        try perform(method, url, headers: headers, upload: upload, expectContinue: expectContinue, http10: http10, onData: nil)
+        try perform(
+            method, url, headers: headers, upload: upload, expectContinue: expectContinue, http10: http10, decoding: decoding,
+            onData: nil)
     }
 
     /// Convenience for a body sent with Content-Length.
     public func request(
         _ method: String, _ url: String, headers: [(String, String)] = [], body: [UInt8]
     ) throws(Failure) -> Response {
-        try perform(method, url, headers: headers, upload: .bytes(body), expectContinue: false, http10: false, onData: nil)
+        try perform(method, url, headers: headers, upload: .bytes(body), expectContinue: false, http10: false, decoding: nil, onData: nil)
     }
 
     /// Reads a response incrementally: `onData` gets each piece as it arrives and returns false
@@ -100,7 +105,7 @@ public final class CurlClient {
         onData: @escaping ([UInt8]) -> Bool
     ) throws(Failure) -> Response {
         try perform(
-            "GET", url, headers: headers, upload: nil, expectContinue: false, http10: false, onData: onData,
+            "GET", url, headers: headers, upload: nil, expectContinue: false, http10: false, decoding: nil, onData: onData,
             isCancelled: isCancelled)
     }
 
@@ -118,7 +123,7 @@ public final class CurlClient {
 
     private func perform(
         _ method: String, _ url: String, headers: [(String, String)], upload: Upload?,
-        expectContinue: Bool, http10: Bool, onData: (([UInt8]) -> Bool)?, isCancelled: (() -> Bool)? = nil
+        expectContinue: Bool, http10: Bool, decoding: String?, onData: (([UInt8]) -> Bool)?, isCancelled: (() -> Bool)? = nil
     ) throws(Failure) -> Response {
         curl_easy_reset(handle)  // options only; live connections are kept
         let transfer = Transfer()
@@ -131,6 +136,7 @@ public final class CurlClient {
 
         wf_curl_setopt_string(handle, WF_CURLOPT_URL, url)
         wf_curl_setopt_string(handle, WF_CURLOPT_PROXY, "")
+        if let decoding { wf_curl_setopt_string(handle, WF_CURLOPT_ACCEPT_ENCODING, decoding) }
         wf_curl_setopt_long(handle, WF_CURLOPT_NOSIGNAL, 1)
         wf_curl_setopt_long(handle, WF_CURLOPT_TIMEOUT_MS, timeoutMilliseconds)
         wf_curl_setopt_long(handle, WF_CURLOPT_HTTP_VERSION, http10 ? WF_CURL_HTTP_VERSION_1_0 : WF_CURL_HTTP_VERSION_1_1)

@@ -166,6 +166,8 @@ public struct Server: Sendable {
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.publicDirectory = settings.publicDirectory
         apiConfiguration.heartbeatSeconds = settings.heartbeatSeconds
+        apiConfiguration.gzipMinBytes = settings.gzipMinBytes
+        apiConfiguration.gzipLevel = settings.gzipLevel
         apiConfiguration.effectWait = .milliseconds(Int(settings.effectWaitSeconds * 1000))
         apiConfiguration.journal = settings.journal
         apiConfiguration.journalStateInterval = max(1, min(JournalRecord.stateInterval, settings.journalEntries / 4))

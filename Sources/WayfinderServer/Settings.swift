@@ -20,6 +20,8 @@ struct Settings: Sendable {
     var idleTimeoutSeconds = 60.0
     var shutdownDeadlineSeconds = 10.0
     var heartbeatSeconds = 15.0
+    var gzipMinBytes = 1024
+    var gzipLevel = 1
     var effectWaitSeconds = 1.0
     var logLevel = "info"
     var cacheSize = 20_000
@@ -112,6 +114,12 @@ struct Settings: Sendable {
         },
         Option(name: "heartbeat", help: "comment line interval on idle event streams", defaultValue: { duration($0.heartbeatSeconds) }) { s, v throws(Invalid) in
             s.heartbeatSeconds = try seconds(v)
+        },
+        Option(name: "gzip-min-bytes", help: "shortest answer compressed for a client that accepts gzip", defaultValue: { String($0.gzipMinBytes) }) { s, v throws(Invalid) in
+            s.gzipMinBytes = try integer(v, 0...(64 << 20))
+        },
+        Option(name: "gzip-level", help: "zlib level of gzip answers, 1 (fastest) to 9 (smallest); 0: never compress", defaultValue: { String($0.gzipLevel) }) { s, v throws(Invalid) in
+            s.gzipLevel = try integer(v, 0...9)
         },
         Option(name: "effect-wait", help: "how long an action waits for its effects before answering (then 202, results later)", defaultValue: { duration($0.effectWaitSeconds) }) { s, v throws(Invalid) in
             s.effectWaitSeconds = try seconds(v)

@@ -16,10 +16,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        // Room for the fields added on the way out (the API's X-Request-Id), so adding them
-        // does not move the array.
+        // Room for the fields added on the way out (the API's X-Request-Id, Vary and
+        // Content-Encoding), so adding them does not move the array.
         fields = []
-        fields.reserveCapacity(elements.count + 2)
+        fields.reserveCapacity(elements.count + 3)
         for (name, value) in elements { fields.append((name: name, value: value)) }
     }
 

@@ -151,6 +151,12 @@ final class TCPProxy: @unchecked Sendable {
         }
         var forwarded = Self.closing(head)
         if case .rewriteHead(let rewrite) = action { forwarded = rewrite(forwarded) }
+        // A body is rewritten as text: ask the server for it uncoded (the client's URLSession
+        // asks for gzip).
+        if case .rewriteBody = action {
+            forwarded = forwarded.components(separatedBy: "\r\n").filter { !$0.lowercased().hasPrefix("accept-encoding:") }
+                .joined(separator: "\r\n")
+        }
         var outgoing = Array(forwarded.utf8) + buffer[headEnd!...]
         var stalled = false
         if case .stall(let bytes) = action {
