@@ -138,7 +138,8 @@ public struct Server: Sendable {
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
         let storeConfiguration = StoreConfiguration(
             ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession,
-            journalEntriesPerSession: settings.journalEntries, journalBytesPerSession: settings.journalBytes)
+            journalEntriesPerSession: settings.journalEntries, journalBytesPerSession: settings.journalBytes,
+            idempotencyBytesPerSession: settings.idempotencyBytesPerSession)
         let store: any SessionStore
         do {
             if settings.store == "memory" {

@@ -27,6 +27,7 @@ struct Settings: Sendable {
     var maxSessionBytes = 512 * 1024
     var maxIdempotencyKeyBytes = 255
     var idempotencyKeysPerSession = 64
+    var idempotencyBytesPerSession = 1 << 20
     var maxStreamsPerSession = 8
     var maxStreams = 10_000
     var maxStreamBufferBytes = 256 * 1024
@@ -142,6 +143,9 @@ struct Settings: Sendable {
         },
         Option(name: "idempotency-keys-per-session", help: "idempotency records kept per session (the oldest is dropped)", defaultValue: { String($0.idempotencyKeysPerSession) }) { s, v throws(Invalid) in
             s.idempotencyKeysPerSession = try integer(v, 1...100_000)
+        },
+        Option(name: "idempotency-bytes-per-session", help: "bytes of answers a session's idempotency records keep (older answers are dropped; a retry of one is 409)", defaultValue: { String($0.idempotencyBytesPerSession) }) { s, v throws(Invalid) in
+            s.idempotencyBytesPerSession = try integer(v, 0...(256 << 20))
         },
         Option(name: "journal-entries", help: "journal entries kept per session (the oldest are dropped)", defaultValue: { String($0.journalEntries) }) { s, v throws(Invalid) in
             s.journalEntries = try integer(v, 1...100_000)

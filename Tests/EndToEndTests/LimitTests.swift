@@ -4,6 +4,29 @@ import Testing
 /// Issue 21: the API's named limits, each refused with its status and problem code and nothing
 /// changed (docs/limits.md lists them).
 @Suite struct LimitTests {
+    /// Issue 47: the journal keeps the newest entry whatever its size, so one entry alone must fit
+    /// the session limit too. A to-do title the sample app cuts to 200 characters still reaches the
+    /// journal as sent: past the limit it is refused and nothing is stored, the journal included.
+    @Test func aChangeWhoseJournalEntryAlonePassesTheLimitIsRefusedAndNothingIsStored() throws {
+        let server = try InProcessServer { $0.maxSessionBytes = 16 * 1024 }
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        _ = try c.tab(s, "todos")
+        _ = try c.route(s, "addTodo")
+        let before = try c.get(s)
+        let history = try c.call("GET", s.path + "/history", token: s.token)
+        let refused = try c.route(s, "saveTodo", ["title": String(repeating: "t", count: 20_000)], headers: [("Idempotency-Key", "huge")])
+        #expect(refused.status == 422)
+        #expect(refused.code == "session_too_large")
+        #expect(try c.get(s).body == before.body)
+        #expect(try c.call("GET", s.path + "/history", token: s.token).body == history.body)
+        // No record was stored for its key: a smaller request with it runs.
+        let saved = try c.route(s, "saveTodo", ["title": String(repeating: "t", count: 2_000)], headers: [("Idempotency-Key", "huge")])
+        #expect(saved.status == 200)
+        #expect(saved.header("Idempotent-Replayed") == nil)
+    }
+
     @Test func aChangePastTheSessionSizeLimitIsRefusedAndTheSessionIsUnchanged() throws {
         let server = try InProcessServer { $0.maxSessionBytes = 4096 }
         defer { server.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WayfinderCore
+import WayfinderStore
 
 @testable import WayfinderClient
 
@@ -195,8 +196,15 @@ import WayfinderCore
             _ = try await operatorCall.send(call)
         }
 
+        // A retry whose answer the store no longer keeps: a budget of 0 keeps none.
+        let budgetless = try LiveServer(store: FaultyStore(base: MemoryStore(configuration: StoreConfiguration(idempotencyBytesPerSession: 0))))
+        defer { budgetless.stop() }
+        let applied = try await WayfinderSession.create(on: budgetless.url, configuration: once)
+        try await applied.trigger("next", idempotencyKey: "key-1")
+        _ = await expect(.idempotencyAnswerDropped, 409) { try await applied.trigger("next", idempotencyKey: "key-1") }
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 35)
+        #expect(ProblemCode.contract.count == 36)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

@@ -41,6 +41,9 @@ enum APIError: Error, Sendable {
     case unavailable(String)
     case navigation(NavigationError)
     case internalError(String)
+    /// A retry whose `Idempotency-Key` is known but whose stored answer the session's byte budget
+    /// dropped: it cannot be replayed, and running it again could apply it twice.
+    case idempotencyAnswerDropped(status: Int)
 
     var status: Int {
         switch self {
@@ -65,6 +68,7 @@ enum APIError: Error, Sendable {
         case .navigation(.staleScreen): 409
         case .navigation: 422
         case .internalError: 500
+        case .idempotencyAnswerDropped: 409
         }
     }
 
@@ -95,6 +99,7 @@ enum APIError: Error, Sendable {
         case .effectsPending: "effects_pending"
         case .unavailable: "service_unavailable"
         case .internalError: "internal"
+        case .idempotencyAnswerDropped: "idempotency_answer_dropped"
         case .navigation(let error):
             switch error {
             case .routeUnavailable: "route_unavailable"
@@ -141,6 +146,9 @@ enum APIError: Error, Sendable {
         case .effectsPending: "The session waits for an effect's result; rewind once it has come."
         case .unavailable: "The session store cannot be reached; try again shortly."
         case .internalError: "The server failed to handle the request."
+        case .idempotencyAnswerDropped(let status):
+            "The request with this Idempotency-Key was answered \(status) and applied; its answer is no longer kept (the session's "
+                + "idempotency records keep the newest answers only), so it is not run again. Read the session for its state."
         case .navigation(let error):
             switch error {
             case .routeUnavailable(let route, _): "No coordinator on screen handles the route '\(route)'."

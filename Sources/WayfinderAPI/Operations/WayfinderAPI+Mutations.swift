@@ -195,12 +195,14 @@ extension WayfinderAPI {
     }
 
     /// The stored answer for an `Idempotency-Key` already used on this session, replayed; nil if
-    /// the key is new. `422 idempotency_key_reused` if it was used for another request.
+    /// the key is new. `422 idempotency_key_reused` if it was used for another request, `409
+    /// idempotency_answer_dropped` if its answer was dropped by the byte budget (never run twice).
     func replay(_ id: String, key: String, fingerprint: [UInt8], on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse?>) {
         idempotencyRecord(id, key: key, on: loop) { result in
             then(Result {
                 guard let record = try result.get() else { return nil }
                 guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+                guard !record.answerDropped else { throw APIError.idempotencyAnswerDropped(status: record.status) }
                 var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
                 headers.set("Idempotent-Replayed", "true")
                 return HTTPResponse(status: record.status, headers: headers, body: record.body)
@@ -214,7 +216,8 @@ extension WayfinderAPI {
     /// that renders everything: another's is rendered apart and not remembered). `before` is the
     /// state the action ran on (for the traffic counts).
     /// Fails with `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came
-    /// first, `422 session_too_large` past `maxSessionBytes` (nothing stored).
+    /// first, `422 session_too_large` when the state or the journal entry alone passes
+    /// `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
@@ -241,6 +244,8 @@ extension WayfinderAPI {
                 try checkSize(next.state)
                 cache.putStoredMemo(cacheKey, codecMemo)
                 entry = journalEntry(journal, outcome, stateBytes: next.state, time: now, requestID: requestID)
+                // An entry is kept whatever its size (the newest always is): alone it must fit too.
+                if let entry { try checkSize(entry.record) }
             } catch {
                 return then(.failure(error))
             }

@@ -79,6 +79,9 @@ public struct ProblemCode: OpenEnumeration {
     public static let notImplemented: ProblemCode = "not_implemented"
     /// 505: an HTTP version other than 1.0 and 1.1.
     public static let httpVersionNotSupported: ProblemCode = "http_version_not_supported"
+    /// 409: a retry whose request was applied but whose stored answer the server no longer keeps;
+    /// nothing ran again: read the session.
+    public static let idempotencyAnswerDropped: ProblemCode = "idempotency_answer_dropped"
 
     /// Every code of the contract (openapi.yaml, `ProblemCode`).
     public static let contract: [ProblemCode] = [
@@ -88,5 +91,6 @@ public struct ProblemCode: OpenEnumeration {
         .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
         .httpVersionNotSupported, .rateLimited, .sessionTooLarge, .sessionStreamLimit, .streamLimit,
         .contextNotSettable, .identityMismatch, .operatorUnauthorized, .rewindAcrossSignIn,
+        .idempotencyAnswerDropped,
     ]
 }
