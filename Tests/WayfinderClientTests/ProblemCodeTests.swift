@@ -167,6 +167,22 @@ import WayfinderStore
         let third = try await WayfinderSession.create(on: streams.url, configuration: once)
         let total = await expect(.streamLimit, 503) { try await events(of: third) }
         #expect(total?.retryAfter != nil)
+        let perAddress = try LiveServer(api: { $0.maxStreamsPerAddress = 1; $0.routeRatePerSecond = 0.001; $0.routeBurst = 1 })
+        defer { perAddress.stop() }
+        let streaming = try await WayfinderSession.create(on: perAddress.url, configuration: once)
+        var held = streaming.events().makeAsyncIterator()
+        _ = try await held.next()
+        let addressed = await expect(.addressStreamLimit, 429) {
+            let second = try await WayfinderSession.create(on: perAddress.url, configuration: once)
+            let call = HTTPCall(
+                method: "GET", path: "/v1/sessions/\(second.credentials.id)/events",
+                headers: ["Authorization": "Bearer \(second.credentials.token)", "Accept": "text/event-stream"], repeats: .never)
+            _ = try await Transport(server: perAddress.url, configuration: once).send(call)
+        }
+        #expect(addressed?.retryAfter != nil)
+        try await streaming.trigger("next")
+        let tooFast = await expect(.sessionRateLimited, 429) { try await streaming.trigger("next") }
+        #expect(tooFast?.retryAfter != nil)
 
         // Identity: a claimed sign-in, a rewind across a sign-out, the operator key, another user's credential.
         let claimed = await expect(.contextNotSettable, 422) {
@@ -204,7 +220,7 @@ import WayfinderStore
         _ = await expect(.idempotencyAnswerDropped, 409) { try await applied.trigger("next", idempotencyKey: "key-1") }
 
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 36)
+        #expect(ProblemCode.contract.count == 38)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

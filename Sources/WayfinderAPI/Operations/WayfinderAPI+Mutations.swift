@@ -38,14 +38,20 @@ extension WayfinderAPI {
                 id: id, cacheKey: cacheKey, body: body, makeAction: makeAction, idempotencyKey: key, fingerprint: fingerprint,
                 ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop, reply: reply)
         }
-        if let known = knownSession(cacheKey, request) {
+        // The session's action rate, once its credential is checked (a stranger's requests take
+        // nothing from it), before the body is read.
+        let known = knownSession(cacheKey, request)
+        if let known {
             try checkIdentity(request, of: known)
+            try takeRouteToken(id)
             let m = try mutation(reply)
             if applyToKnown(m, known) { return }
         }
+        let limited = known != nil
         authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop) { [self] result in
             do {
                 let session = try result.get()
+                if !limited { try takeRouteToken(id) }
                 let m = try mutation(reply)
                 upgrade(session, cacheKey, on: loop) { [self] result in
                     switch result {
@@ -59,6 +65,14 @@ extension WayfinderAPI {
             } catch {
                 reply(.failure(error))
             }
+        }
+    }
+
+    /// Takes a token of the session's action rate.
+    /// - Throws: `429 session_rate_limited` with the seconds until the next token.
+    private func takeRouteToken(_ id: String) throws(APIError) {
+        if let limiter = routeLimiter, let wait = limiter.take(id, now: WallClock.monotonicNanos()) {
+            throw .sessionRateLimited(retryAfter: wait)
         }
     }
 
