@@ -194,7 +194,7 @@ struct Settings: Sendable {
         },
         Option(name: "trusted-proxy", help: "proxies (CIDR ranges, comma-separated) whose --client-ip-header is believed (none: no peer's)", defaultValue: { $0.trustedProxies.isEmpty ? "none" : $0.trustedProxies.map(\.description).joined(separator: ",") }) { s, v throws(Invalid) in
             guard v != "none" else { return s.trustedProxies = [] }
-            let ranges = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map { AddressRange($0) }
+            let ranges = v.split(separator: ",").map { AddressRange($0.filter { $0 != " " }) }
             guard !ranges.isEmpty, !ranges.contains(nil) else {
                 throw Invalid(message: "must be CIDR ranges such as 10.0.0.0/8 or fd00::/8 (or single addresses), separated by commas, or none")
             }
