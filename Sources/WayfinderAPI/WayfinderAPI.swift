@@ -19,7 +19,9 @@ public final class WayfinderAPI: HTTPHandler {
     let files: StaticFiles?
     let events: EventStreams
     /// Token buckets of `POST /v1/sessions` per client address (nil: no limit).
-    let createLimiter: RateLimiter?
+    let createLimiter: RateLimiter<IPAddress>?
+    /// Token buckets of actions per session (nil: no limit).
+    let routeLimiter: RateLimiter<String>?
     let sweeper: ExpirySweeper
     let catalogJSON: [UInt8]
     /// Runs the app's effects off the loops.
@@ -61,9 +63,12 @@ public final class WayfinderAPI: HTTPHandler {
         self.files = configuration.publicDirectory.map { StaticFiles(root: $0) }
         self.events = EventStreams(
             heartbeatSeconds: configuration.heartbeatSeconds, maxPerSession: configuration.maxStreamsPerSession,
-            maxTotal: configuration.maxStreams)
+            maxTotal: configuration.maxStreams, maxPerClient: configuration.maxStreamsPerAddress)
         self.createLimiter = configuration.createRatePerSecond.map {
             RateLimiter(ratePerSecond: $0, burst: configuration.createBurst)
+        }
+        self.routeLimiter = configuration.routeRatePerSecond.map {
+            RateLimiter(ratePerSecond: $0, burst: configuration.routeBurst)
         }
         let catalog = engine.app.catalog
         self.catalogJSON = catalog.json

@@ -138,7 +138,8 @@ public struct Server: Sendable {
         let logger = Logger(level: Logger.Level(name: settings.logLevel) ?? .info)
         let storeConfiguration = StoreConfiguration(
             ttlMillis: Int64(settings.sessionTTLSeconds * 1000), idempotencyRecordsPerSession: settings.idempotencyKeysPerSession,
-            journalEntriesPerSession: settings.journalEntries, journalBytesPerSession: settings.journalBytes)
+            journalEntriesPerSession: settings.journalEntries, journalBytesPerSession: settings.journalBytes,
+            idempotencyBytesPerSession: settings.idempotencyBytesPerSession)
         let store: any SessionStore
         do {
             if settings.store == "memory" {
@@ -179,6 +180,10 @@ public struct Server: Sendable {
         apiConfiguration.createRatePerSecond = settings.createRate > 0 ? settings.createRate : nil
         apiConfiguration.createBurst = settings.createBurst
         apiConfiguration.clientAddressHeader = settings.clientIPHeader
+        apiConfiguration.trustedProxies = settings.trustedProxies
+        apiConfiguration.maxStreamsPerAddress = settings.maxStreamsPerAddress > 0 ? settings.maxStreamsPerAddress : nil
+        apiConfiguration.routeRatePerSecond = settings.routeRate > 0 ? settings.routeRate : nil
+        apiConfiguration.routeBurst = settings.routeBurst
         if let jwt = try settings.identity.jwtAuthenticator() {
             guard authenticator == nil else {
                 throw StartError(message: "the --jwt settings and the app's own authenticator exclude each other: keep one")
@@ -197,6 +202,8 @@ public struct Server: Sendable {
 
         var httpConfiguration = HTTPServerConfiguration(host: settings.host, port: settings.port, threads: settings.threads)
         httpConfiguration.maxConnections = settings.maxConnections
+        httpConfiguration.maxConnectionsPerAddress = settings.maxConnectionsPerAddress > 0 ? settings.maxConnectionsPerAddress : nil
+        httpConfiguration.trustedProxies = settings.trustedProxies
         // Descriptors: the soft limit goes up to the hard one, and connections stay below it with
         // room for the listeners, epoll and eventfds of every loop, the store's files and a static
         // file being read, so a full house of connections never leaves the server without one.

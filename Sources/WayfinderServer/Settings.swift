@@ -1,4 +1,5 @@
 import Glibc
+import WayfinderHTTP
 import WayfinderStore
 
 /// Every setting of the server: a `--flag`, the same as a `WAYFINDER_*` environment variable
@@ -29,6 +30,7 @@ struct Settings: Sendable {
     var maxSessionBytes = 512 * 1024
     var maxIdempotencyKeyBytes = 255
     var idempotencyKeysPerSession = 64
+    var idempotencyBytesPerSession = 1 << 20
     var maxStreamsPerSession = 8
     var maxStreams = 10_000
     var maxStreamBufferBytes = 256 * 1024
@@ -41,6 +43,11 @@ struct Settings: Sendable {
     var journalEntries = 100
     var journalBytes = 256 * 1024
     var identity = IdentitySettings()
+    var maxConnectionsPerAddress = 256
+    var maxStreamsPerAddress = 256
+    var trustedProxies: [AddressRange] = []
+    var routeRate = 100.0
+    var routeBurst = 1000
 
     struct Invalid: Error, Sendable { var message: String }
 
@@ -151,6 +158,9 @@ struct Settings: Sendable {
         Option(name: "idempotency-keys-per-session", help: "idempotency records kept per session (the oldest is dropped)", defaultValue: { String($0.idempotencyKeysPerSession) }) { s, v throws(Invalid) in
             s.idempotencyKeysPerSession = try integer(v, 1...100_000)
         },
+        Option(name: "idempotency-bytes-per-session", help: "bytes of answers a session's idempotency records keep (older answers are dropped; a retry of one is 409)", defaultValue: { String($0.idempotencyBytesPerSession) }) { s, v throws(Invalid) in
+            s.idempotencyBytesPerSession = try integer(v, 0...(256 << 20))
+        },
         Option(name: "journal-entries", help: "journal entries kept per session (the oldest are dropped)", defaultValue: { String($0.journalEntries) }) { s, v throws(Invalid) in
             s.journalEntries = try integer(v, 1...100_000)
         },
@@ -183,6 +193,27 @@ struct Settings: Sendable {
         },
         Option(name: "min-body-rate", help: "slowest average body upload in bytes per second (408 below)", defaultValue: { String($0.minBodyRate) }) { s, v throws(Invalid) in
             s.minBodyRate = try integer(v, 1...(1 << 30))
+        },
+        Option(name: "max-connections-per-address", help: "open connections per client address, a tenth of --max-connections kept for new addresses (0: no limit)", defaultValue: { String($0.maxConnectionsPerAddress) }) { s, v throws(Invalid) in
+            s.maxConnectionsPerAddress = try integer(v, 0...1_000_000)
+        },
+        Option(name: "max-streams-per-address", help: "open event streams per client address (429 beyond; 0: no limit)", defaultValue: { String($0.maxStreamsPerAddress) }) { s, v throws(Invalid) in
+            s.maxStreamsPerAddress = try integer(v, 0...1_000_000)
+        },
+        Option(name: "trusted-proxy", help: "proxies (CIDR ranges, comma-separated) whose --client-ip-header is believed (none: no peer's)", defaultValue: { $0.trustedProxies.isEmpty ? "none" : $0.trustedProxies.map(\.description).joined(separator: ",") }) { s, v throws(Invalid) in
+            guard v != "none" else { return s.trustedProxies = [] }
+            let ranges = v.split(separator: ",").map { AddressRange($0.filter { $0 != " " }) }
+            guard !ranges.isEmpty, !ranges.contains(nil) else {
+                throw Invalid(message: "must be CIDR ranges such as 10.0.0.0/8 or fd00::/8 (or single addresses), separated by commas, or none")
+            }
+            s.trustedProxies = ranges.compactMap { $0 }
+        },
+        Option(name: "route-rate", help: "actions per second each session may take (429 beyond the burst; 0: no limit)", defaultValue: { number($0.routeRate) }) { s, v throws(Invalid) in
+            guard let rate = Double(v), rate >= 0, rate.isFinite else { throw Invalid(message: "must be a number of actions per second, 0 or more") }
+            s.routeRate = rate
+        },
+        Option(name: "route-burst", help: "actions a session may take at once before --route-rate applies", defaultValue: { String($0.routeBurst) }) { s, v throws(Invalid) in
+            s.routeBurst = try integer(v, 1...10_000_000)
         },
     ]
 
@@ -220,6 +251,9 @@ struct Settings: Sendable {
                 throw Invalid(message: "invalid --\(name) '\(value)': \(error.message)")
             }
             index += 1
+        }
+        if settings.clientIPHeader != nil, settings.trustedProxies.isEmpty {
+            throw Invalid(message: "--client-ip-header needs --trusted-proxy: the addresses of the proxies that set it (from any other peer the header could name anyone)")
         }
         return .run(settings)
     }

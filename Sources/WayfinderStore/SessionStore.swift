@@ -31,7 +31,10 @@ public protocol SessionStore: Sendable {
     /// Its key must be free: a record with the same key younger than the idempotency TTL (at the
     /// record's `createdAt`) refuses the whole save, so of two requests racing with one key only
     /// one is ever stored and answered. A session keeps at most
-    /// `StoreConfiguration.idempotencyRecordsPerSession` records: storing one more drops the oldest. After a successful save that changed the revision
+    /// `StoreConfiguration.idempotencyRecordsPerSession` records: storing one more drops the oldest.
+    /// Their answers are kept newest first while their bytes (``IdempotencyRecord/answerBytes``)
+    /// sum to at most `idempotencyBytesPerSession`; older records keep only their fingerprint and
+    /// status (``IdempotencyRecord/answerDropped``). After a successful save that changed the revision
     /// (`session.revision != expectedRevision`), `.saved(revision:)` is published to the
     /// subscribers of the id; a save that keeps the revision (e.g. only to store an idempotency
     /// record for a no-op answer) publishes nothing.
@@ -108,6 +111,10 @@ public protocol SessionStore: Sendable {
 
     /// The notifications published by this store.
     var changes: ChangeFeed { get }
+
+    /// Answers of idempotency records this process dropped to keep sessions within
+    /// `StoreConfiguration.idempotencyBytesPerSession` (a counter for `/metrics`).
+    var idempotencyAnswersDropped: Int { get }
 
     // MARK: Without blocking
     //

@@ -5,8 +5,8 @@ import Testing
 /// Issue 21: a change is rendered once per revision for all of a session's streams.
 @Suite struct EventFanOutTests {
     @Test func everyStreamOfASessionSharesOneRenderingPerRevision() throws {
-        let streams = EventStreams(heartbeatSeconds: 15, maxPerSession: 8, maxTotal: 100)
-        for _ in 0..<5 { try streams.reserve("s") }
+        let streams = EventStreams(heartbeatSeconds: 15, maxPerSession: 8, maxTotal: 100, maxPerClient: nil)
+        for _ in 0..<5 { try streams.reserve("s", client: nil) }
         let made = Mutex(0)
         func make(_ revision: Int) -> EventStreams.StateEvent {
             made.withLock { $0 += 1 }
@@ -19,7 +19,7 @@ import Testing
         for _ in 0..<5 { #expect(streams.stateEvent("s", atLeast: 3, make: { make(3) }).bytes == Array("event 3".utf8)) }
         #expect(made.withLock { $0 } == 2)
         // The event goes with the session's last stream.
-        for _ in 0..<5 { streams.release("s") }
+        for _ in 0..<5 { streams.release("s", client: nil) }
         #expect(streams.count == 0)
         _ = streams.stateEvent("s", atLeast: 3, make: { make(3) })
         #expect(made.withLock { $0 } == 3)

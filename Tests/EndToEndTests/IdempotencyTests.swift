@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WayfinderStore
 
 /// Issue 4, test 5: Idempotency-Key replays, reuse, scope, and no-op successes.
 @Suite struct IdempotencyTests {
@@ -108,5 +109,47 @@ import Testing
         #expect(one.status == 201 && two.status == 201)
         #expect(one.json["id"].string != two.json["id"].string)
         #expect(two.header("Idempotent-Replayed") == nil)
+    }
+
+    /// Issue 47: a session's records keep their answers within a byte budget, newest first. A
+    /// retry whose answer was dropped is refused, never run again; one whose answer is kept still
+    /// replays; the drops are counted in `/metrics`.
+    @Test(arguments: [false, true]) func aRetryWhoseAnswerWasDroppedIsRefusedNotRunAgain(sqlite: Bool) throws {
+        let configuration = StoreConfiguration(idempotencyBytesPerSession: 8 * 1024)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wayfinder-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any SessionStore =
+            sqlite
+            ? try SQLiteStore(path: directory.appendingPathComponent("s.sqlite").path, configuration: configuration)
+            : MemoryStore(configuration: configuration)
+        let server = try InProcessServer(store: .given(store))
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        func dropped() throws -> Int? {
+            let line = try c.call("GET", "/metrics").text.split(separator: "\n").first { $0.hasPrefix("wayfinder_idempotency_answers_dropped_total ") }
+            return line.flatMap { Int($0.split(separator: " ")[1]) }
+        }
+        #expect(try dropped() == 0)
+        let first = try c.tab(s, "todos", headers: [("Idempotency-Key", "first")])
+        try expectAction(first, revision: 2, stack: ["todoList"])
+        // No-ops with fresh keys, each keeping its answer, until the first answer is dropped.
+        var sent = 0
+        while try dropped() == 0, sent < 100 {
+            sent += 1
+            #expect(try c.tab(s, "todos", headers: [("Idempotency-Key", "noop-\(sent)")]).status == 200)
+        }
+        #expect(try dropped() == 1, "the first answer dropped after \(sent) more")
+        let retry = try c.tab(s, "todos", headers: [("Idempotency-Key", "first")])
+        #expect(retry.status == 409)
+        #expect(retry.code == "idempotency_answer_dropped")
+        #expect(retry.header("Idempotent-Replayed") == nil)
+        // Another request with that key is still another request.
+        #expect(try c.tab(s, "home", headers: [("Idempotency-Key", "first")]).code == "idempotency_key_reused")
+        // Nothing ran again: the revision is the first change's.
+        #expect(try c.get(s).header("ETag") == "\"2\"")
+        // The newest answer is kept and replays.
+        let newest = try c.tab(s, "todos", headers: [("Idempotency-Key", "noop-\(sent)")])
+        #expect(newest.status == 200 && newest.header("Idempotent-Replayed") == "true")
     }
 }

@@ -1,9 +1,33 @@
 import Foundation
 import Testing
+import WayfinderHTTP
 
 /// Issue 21: the API's named limits, each refused with its status and problem code and nothing
 /// changed (docs/limits.md lists them).
 @Suite struct LimitTests {
+    /// Issue 47: the journal keeps the newest entry whatever its size, so one entry alone must fit
+    /// the session limit too. A to-do title the sample app cuts to 200 characters still reaches the
+    /// journal as sent: past the limit it is refused and nothing is stored, the journal included.
+    @Test func aChangeWhoseJournalEntryAlonePassesTheLimitIsRefusedAndNothingIsStored() throws {
+        let server = try InProcessServer { $0.maxSessionBytes = 16 * 1024 }
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession()
+        _ = try c.tab(s, "todos")
+        _ = try c.route(s, "addTodo")
+        let before = try c.get(s)
+        let history = try c.call("GET", s.path + "/history", token: s.token)
+        let refused = try c.route(s, "saveTodo", ["title": String(repeating: "t", count: 20_000)], headers: [("Idempotency-Key", "huge")])
+        #expect(refused.status == 422)
+        #expect(refused.code == "session_too_large")
+        #expect(try c.get(s).body == before.body)
+        #expect(try c.call("GET", s.path + "/history", token: s.token).body == history.body)
+        // No record was stored for its key: a smaller request with it runs.
+        let saved = try c.route(s, "saveTodo", ["title": String(repeating: "t", count: 2_000)], headers: [("Idempotency-Key", "huge")])
+        #expect(saved.status == 200)
+        #expect(saved.header("Idempotent-Replayed") == nil)
+    }
+
     @Test func aChangePastTheSessionSizeLimitIsRefusedAndTheSessionIsUnchanged() throws {
         let server = try InProcessServer { $0.maxSessionBytes = 4096 }
         defer { server.stop() }
@@ -64,12 +88,19 @@ import Testing
         #expect(try c.tab(s, "todos", headers: [("Idempotency-Key", String(repeating: "k", count: 16))]).status == 200)
     }
 
-    @Test func sessionCreationIsLimitedPerClientAddress() throws {
-        let server = try InProcessServer {
+    /// A server that lets each client address create 3 sessions, reading the address from
+    /// `X-Real-IP` when the peer is in `trusted`.
+    private func createLimited(trusting trusted: String) throws -> InProcessServer {
+        try InProcessServer {
             $0.createRatePerSecond = 0.001
             $0.createBurst = 3
             $0.clientAddressHeader = "X-Real-IP"
+            $0.trustedProxies = [AddressRange(trusted)!]
         }
+    }
+
+    @Test func sessionCreationIsLimitedPerClientAddress() throws {
+        let server = try createLimited(trusting: "127.0.0.0/8")
         defer { server.stop() }
         let c = server.client()
         let one = [("X-Real-IP", "192.0.2.1")]
@@ -83,6 +114,60 @@ import Testing
         #expect(try c.call("POST", "/v1/sessions", json: "{}", headers: [("X-Real-IP", "192.0.2.2")]).status == 201)
         #expect(try c.call("POST", "/v1/sessions", json: "{}", headers: [("X-Real-IP", "192.0.2.2, 192.0.2.1")]).status == 429)
         #expect(try c.activeSessions() == 4)
+    }
+
+    /// Issue 47: from a peer that is not a trusted proxy the header could name anyone, so it is
+    /// not read: every request counts as the peer's.
+    @Test func theClientAddressHeaderIsReadOnlyFromTrustedProxies() throws {
+        let server = try createLimited(trusting: "192.0.2.0/24")
+        defer { server.stop() }
+        let c = server.client()
+        for n in 0..<3 { #expect(try c.call("POST", "/v1/sessions", json: "{}", headers: [("X-Real-IP", "198.51.100.\(n)")]).status == 201) }
+        let limited = try c.call("POST", "/v1/sessions", json: "{}", headers: [("X-Real-IP", "198.51.100.9")])
+        #expect(limited.status == 429)
+        #expect(limited.code == "rate_limited")
+    }
+
+    @Test func eventStreamsAreCappedPerAddress() throws {
+        let server = try InProcessServer {
+            $0.maxStreamsPerAddress = 2
+            $0.heartbeatSeconds = 5
+        }
+        defer { server.stop() }
+        let c = server.client()
+        let a = try c.createSession(), b = try c.createSession()
+        let readers = [a, b].map { EventReader(url: c.base + $0.path + "/events?access_token=" + $0.token) }
+        for reader in readers { #expect(reader.next()?.id == "1") }
+        let third = try c.call("GET", a.path + "/events", token: a.token)
+        #expect(third.status == 429)
+        #expect(third.code == "address_stream_limit")
+        #expect(third.header("Retry-After") == "5")
+        withExtendedLifetime(readers) {}
+    }
+
+    /// A session's actions are rate-limited (a token bucket): past the burst, `429
+    /// session_rate_limited` with `Retry-After`, and nothing changes; reads are not limited and
+    /// other sessions keep their own buckets.
+    @Test func aSessionsActionsAreRateLimited() throws {
+        let server = try InProcessServer {
+            $0.routeRatePerSecond = 0.001
+            $0.routeBurst = 3
+        }
+        defer { server.stop() }
+        let c = server.client()
+        let s = try c.signedInSession(), other = try c.signedInSession(subject: "user-b")
+        for tab in ["todos", "home", "todos"] { #expect(try c.tab(s, tab).status == 200) }
+        let before = try c.get(s)
+        let limited = try c.tab(s, "home")
+        #expect(limited.status == 429)
+        #expect(limited.code == "session_rate_limited")
+        #expect(try #require(limited.header("Retry-After").flatMap { Int($0) }) >= 1)
+        #expect(try c.get(s).body == before.body, "nothing changed")
+        #expect(try c.route(s, "addTodo").code == "session_rate_limited")
+        #expect(try c.tab(other, "todos").status == 200)
+        // A stranger's request takes nothing from the bucket: it is refused before.
+        let stranger = try c.call("POST", other.path + "/tab", token: String(repeating: "A", count: 43), json: #"{"tab":"home"}"#)
+        #expect(stranger.status == 404)
     }
 
     @Test func eventStreamsAreCappedPerSessionAndInAll() throws {

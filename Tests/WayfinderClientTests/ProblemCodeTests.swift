@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WayfinderCore
+import WayfinderStore
 
 @testable import WayfinderClient
 
@@ -166,6 +167,22 @@ import WayfinderCore
         let third = try await WayfinderSession.create(on: streams.url, configuration: once)
         let total = await expect(.streamLimit, 503) { try await events(of: third) }
         #expect(total?.retryAfter != nil)
+        let perAddress = try LiveServer(api: { $0.maxStreamsPerAddress = 1; $0.routeRatePerSecond = 0.001; $0.routeBurst = 1 })
+        defer { perAddress.stop() }
+        let streaming = try await WayfinderSession.create(on: perAddress.url, configuration: once)
+        var held = streaming.events().makeAsyncIterator()
+        _ = try await held.next()
+        let addressed = await expect(.addressStreamLimit, 429) {
+            let second = try await WayfinderSession.create(on: perAddress.url, configuration: once)
+            let call = HTTPCall(
+                method: "GET", path: "/v1/sessions/\(second.credentials.id)/events",
+                headers: ["Authorization": "Bearer \(second.credentials.token)", "Accept": "text/event-stream"], repeats: .never)
+            _ = try await Transport(server: perAddress.url, configuration: once).send(call)
+        }
+        #expect(addressed?.retryAfter != nil)
+        try await streaming.trigger("next")
+        let tooFast = await expect(.sessionRateLimited, 429) { try await streaming.trigger("next") }
+        #expect(tooFast?.retryAfter != nil)
 
         // Identity: a claimed sign-in, a rewind across a sign-out, the operator key, another user's credential.
         let claimed = await expect(.contextNotSettable, 422) {
@@ -216,8 +233,15 @@ import WayfinderCore
             _ = try await operatorCall.send(call)
         }
 
+        // A retry whose answer the store no longer keeps: a budget of 0 keeps none.
+        let budgetless = try LiveServer(store: FaultyStore(base: MemoryStore(configuration: StoreConfiguration(idempotencyBytesPerSession: 0))))
+        defer { budgetless.stop() }
+        let applied = try await WayfinderSession.create(on: budgetless.url, configuration: once)
+        try await applied.trigger("next", idempotencyKey: "key-1")
+        _ = await expect(.idempotencyAnswerDropped, 409) { try await applied.trigger("next", idempotencyKey: "key-1") }
+
         #expect(Set(seen) == Set(ProblemCode.contract), "not provoked: \(Set(ProblemCode.contract).subtracting(seen))")
-        #expect(ProblemCode.contract.count == 38)
+        #expect(ProblemCode.contract.count == 41)
     }
 
     @Test func theKnownCodesAreExactlyTheContracts() throws {

@@ -99,7 +99,7 @@ import WayfinderHTTP
     }
 
     @Test func newConnectionsBeyondTheMaximumAreClosedAtOnce() throws {
-        try withServer(configure: { $0.maxConnections = 2; $0.threads = 1 }, handler: echoHandler) { server, port in
+        try withServer(configure: { $0.maxConnections = 2; $0.maxConnectionsPerAddress = nil; $0.threads = 1 }, handler: echoHandler) { server, port in
             let a = try RawClient(port: port)
             let b = try RawClient(port: port)
             for c in [a, b] {

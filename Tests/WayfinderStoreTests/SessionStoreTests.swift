@@ -263,6 +263,44 @@ struct SessionStoreTests {
         #expect(kept == [3, 4, 5])
     }
 
+    /// The answers of a session's records fit its byte budget, newest first: an older record
+    /// keeps its fingerprint and status (so a retry is refused, not run again), and one answer
+    /// larger than the budget is not kept even as the newest.
+    @Test(arguments: StoreKind.allCases)
+    func aSessionKeepsItsNewestAnswersWithinTheByteBudget(kind: StoreKind) throws {
+        let made = try kind.make(configuration: StoreConfiguration(idempotencyBytesPerSession: 3000))
+        defer { withExtendedLifetime(made) {} }  // its directory stays while the test runs
+        let store = made.store
+        var session = Fixture.session()
+        try store.create(session, maxSessions: 10)
+        func add(_ n: Int, bytes: Int, at time: Int64? = nil) throws {
+            let next = Fixture.next(session)
+            let record = Fixture.record(
+                session.id, key: "k\(n)", createdAt: time ?? Fixture.t0 + Int64(n), body: String(repeating: "\(n)", count: bytes))
+            try store.save(next, expectedRevision: session.revision, idempotency: record)
+            session = next
+        }
+        for n in 1...5 { try add(n, bytes: 1000) }
+        let records = try (1...5).map { try #require(try store.idempotencyRecord(sessionID: session.id, key: "k\($0)", now: Fixture.t0 + 5)) }
+        #expect(records.map(\.answerDropped) == [true, true, true, false, false])
+        #expect(records[4] == Fixture.record(session.id, key: "k5", createdAt: Fixture.t0 + 5, body: String(repeating: "5", count: 1000)))
+        let oldest = Fixture.record(session.id, key: "k1", createdAt: Fixture.t0 + 1, body: String(repeating: "1", count: 1000))
+        #expect(records[0] == oldest.withoutAnswer)
+        #expect(records[0].status == 200 && records[0].fingerprint == oldest.fingerprint)
+        #expect(store.idempotencyAnswersDropped == 3)
+
+        try add(6, bytes: 4000)
+        let dropped = try (4...6).map { try store.idempotencyRecord(sessionID: session.id, key: "k\($0)", now: Fixture.t0 + 6)?.answerDropped }
+        #expect(dropped == [true, true, true])
+        #expect(store.idempotencyAnswersDropped == 6)
+
+        // Records of one millisecond: the one just stored counts as the newest.
+        for n in 7...9 { try add(n, bytes: 1000, at: Fixture.t0 + 7) }
+        let sameTime = try (7...9).map { try store.idempotencyRecord(sessionID: session.id, key: "k\($0)", now: Fixture.t0 + 7)?.answerDropped }
+        #expect(sameTime.last == false)
+        #expect(sameTime.filter { $0 == true }.count == 1)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func deleteAtAStaleRevisionKeepsTheSession(kind: StoreKind) throws {
         let made = try kind.make()

@@ -1,4 +1,5 @@
 """Attack 1 of issue 21: idle connections up to and past the descriptor limit, then a new session.
+(From one address: its per-address share is off here, see test_shares.py for that.)
 
 The server used to read /dev/urandom for session ids: with its descriptors used up by idle
 connections, `POST /v1/sessions` ended the process (`Fatal error: cannot open /dev/urandom`).
@@ -88,7 +89,7 @@ def finish(server, a, sockets, created):
 
 def test_idle_connections_under_ulimit_1024_leave_session_creation_working(start_server):
     own_descriptor_limit_at_least(CONNECTIONS + 200)
-    server = start_server("--store", "memory", "--create-burst", "1000", preexec_fn=ulimit_1024)
+    server = start_server("--store", "memory", "--create-burst", "1000", "--max-connections-per-address", "0", preexec_fn=ulimit_1024)
     warnings = wait_for(lambda: [r for r in server.records() if r.get("event") == "max_connections_lowered"], 5,
                         message="the max_connections_lowered warning")
     lowered = warnings[0]["lowered"]
@@ -109,7 +110,7 @@ def test_descriptors_running_out_pause_accepting_and_creation_still_works(start_
     EMFILE, the listener pauses instead of spinning, sessions are still created on the open
     connections, and accepting resumes once descriptors are free."""
     own_descriptor_limit_at_least(CONNECTIONS + 200)
-    server = start_server("--store", "memory", "--create-burst", "1000")
+    server = start_server("--store", "memory", "--create-burst", "1000", "--max-connections-per-address", "0")
     a = attack(server, rss_bound=64 * MiB)
     soft, hard = resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE)
     resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE, (256, hard))

@@ -31,6 +31,10 @@ BAD = [
     (["--threads=zero"], {}, "--threads"),
     (["--no-such-setting", "1"], {}, "--no-such-setting"),
     (["--port"], {}, "--port"),
+    (["--trusted-proxy", "10.0.0.1/8"], {}, "--trusted-proxy"),
+    ([], {"WAYFINDER_MAX_CONNECTIONS_PER_ADDRESS": "-1"}, "WAYFINDER_MAX_CONNECTIONS_PER_ADDRESS"),
+    (["--route-rate", "fast"], {}, "--route-rate"),
+    (["--client-ip-header", "X-Real-IP"], {}, "--trusted-proxy"),
 ]
 
 

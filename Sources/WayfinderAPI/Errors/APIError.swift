@@ -44,6 +44,13 @@ enum APIError: Error, Sendable {
     case unavailable(String)
     case navigation(NavigationError)
     case internalError(String)
+    /// A retry whose `Idempotency-Key` is known but whose stored answer the session's byte budget
+    /// dropped: it cannot be replayed, and running it again could apply it twice.
+    case idempotencyAnswerDropped(status: Int)
+    /// The client's address has as many event streams open as it may.
+    case addressStreamLimit(limit: Int, retryAfter: Int)
+    /// The session took actions faster than its rate limit allows.
+    case sessionRateLimited(retryAfter: Int)
 
     var status: Int {
         switch self {
@@ -68,6 +75,8 @@ enum APIError: Error, Sendable {
         case .navigation(.staleScreen), .navigation(.signalUnwanted): 409
         case .navigation: 422
         case .internalError: 500
+        case .idempotencyAnswerDropped: 409
+        case .addressStreamLimit, .sessionRateLimited: 429
         }
     }
 
@@ -99,6 +108,9 @@ enum APIError: Error, Sendable {
         case .effectsPending: "effects_pending"
         case .unavailable: "service_unavailable"
         case .internalError: "internal"
+        case .idempotencyAnswerDropped: "idempotency_answer_dropped"
+        case .addressStreamLimit: "address_stream_limit"
+        case .sessionRateLimited: "session_rate_limited"
         case .navigation(let error):
             switch error {
             case .routeUnavailable: "route_unavailable"
@@ -149,6 +161,11 @@ enum APIError: Error, Sendable {
         case .effectsPending: "The session waits for an effect's result; rewind once it has come."
         case .unavailable: "The session store cannot be reached; try again shortly."
         case .internalError: "The server failed to handle the request."
+        case .idempotencyAnswerDropped(let status):
+            "The request with this Idempotency-Key was answered \(status) and applied; its answer is no longer kept (the session's "
+                + "idempotency records keep the newest answers only), so it is not run again. Read the session for its state."
+        case .addressStreamLimit(let limit, _): "This address has \(limit) event streams open already; close one first."
+        case .sessionRateLimited: "This session took actions faster than the server allows; nothing changed. Try again after Retry-After seconds."
         case .navigation(let error):
             switch error {
             case .routeUnavailable(let route, _): "No coordinator on screen handles the route '\(route)'."
@@ -209,7 +226,8 @@ enum APIError: Error, Sendable {
         case .revisionMismatch(let current): headers.add("ETag", ETag.of(current))
         case .versionAhead: headers.add("Retry-After", "1")
         case .sessionLimit: headers.add("Retry-After", "60")
-        case .rateLimited(let seconds), .sessionStreamLimit(_, let seconds), .streamLimit(let seconds):
+        case .rateLimited(let seconds), .sessionStreamLimit(_, let seconds), .streamLimit(let seconds),
+            .addressStreamLimit(_, let seconds), .sessionRateLimited(let seconds):
             headers.add("Retry-After", String(max(1, seconds)))
         case .unavailable: headers.add("Retry-After", "1")
         default: break

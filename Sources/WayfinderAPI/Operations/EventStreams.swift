@@ -19,27 +19,32 @@ final class EventStreams: Sendable {
     }
 
     private let sessions = Mutex<[String: SessionStreams]>([:])
+    /// Open streams per client share (only those with streams have an entry).
+    private let clients = Mutex<[IPAddress: Int]>([:])
     private let open = Mutex<[ObjectIdentifier: HTTPStreamWriter]>([:])
     private let total = Atomic<Int>(0)
     private let heartbeatSeconds: Double
     private let maxPerSession: Int
     private let maxTotal: Int
+    private let maxPerClient: Int?
     private let stopped = Atomic<Bool>(false)
     private static let heartbeat = Array(": keep-alive\n\n".utf8)
 
-    init(heartbeatSeconds: Double, maxPerSession: Int, maxTotal: Int) {
+    init(heartbeatSeconds: Double, maxPerSession: Int, maxTotal: Int, maxPerClient: Int?) {
         self.heartbeatSeconds = heartbeatSeconds
         self.maxPerSession = max(1, maxPerSession)
         self.maxTotal = max(1, maxTotal)
+        self.maxPerClient = maxPerClient.map { max(1, $0) }
     }
 
     /// Open streams.
     var count: Int { total.load(ordering: .relaxed) }
 
-    /// Takes a place for one more stream of `sessionID`; `release` gives it back.
-    /// - Throws: `429 session_stream_limit` or `503 stream_limit`, with the heartbeat interval
-    ///   as `Retry-After` (a dead peer's place is freed by then).
-    func reserve(_ sessionID: String) throws(APIError) {
+    /// Takes a place for one more stream of `sessionID` opened by `client` (its share; nil:
+    /// not counted); `release` gives it back.
+    /// - Throws: `429 session_stream_limit`, `429 address_stream_limit` or `503 stream_limit`,
+    ///   with the heartbeat interval as `Retry-After` (a dead peer's place is freed by then).
+    func reserve(_ sessionID: String, client: IPAddress?) throws(APIError) {
         let retryAfter = Int(heartbeatSeconds.rounded(.up))
         let admitted = sessions.withLock { table -> Bool in
             guard table[sessionID, default: SessionStreams()].count < maxPerSession else { return false }
@@ -47,17 +52,40 @@ final class EventStreams: Sendable {
             return true
         }
         guard admitted else { throw .sessionStreamLimit(limit: maxPerSession, retryAfter: retryAfter) }
+        if let maxPerClient, let client {
+            let clientAdmitted = clients.withLock { table -> Bool in
+                guard table[client, default: 0] < maxPerClient else { return false }
+                table[client, default: 0] += 1
+                return true
+            }
+            guard clientAdmitted else {
+                leave(sessionID)
+                throw .addressStreamLimit(limit: maxPerClient, retryAfter: retryAfter)
+            }
+        }
         guard total.add(1, ordering: .relaxed).newValue <= maxTotal else {
             total.subtract(1, ordering: .relaxed)
             leave(sessionID)
+            leave(client: client)
             throw .streamLimit(retryAfter: retryAfter)
         }
     }
 
     /// Gives back a place taken by `reserve`; the session's last event goes with its last stream.
-    func release(_ sessionID: String) {
+    func release(_ sessionID: String, client: IPAddress?) {
         leave(sessionID)
+        leave(client: client)
         total.subtract(1, ordering: .relaxed)
+    }
+
+    /// One stream of `client` fewer.
+    private func leave(client: IPAddress?) {
+        guard maxPerClient != nil, let client else { return }
+        clients.withLock { table in
+            guard let index = table.index(forKey: client) else { return }
+            table.values[index] -= 1
+            if table.values[index] <= 0 { table.remove(at: index) }
+        }
     }
 
     /// One stream of `sessionID` fewer; the session's entry goes with its last stream.

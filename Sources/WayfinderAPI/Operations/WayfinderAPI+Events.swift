@@ -28,7 +28,8 @@ extension WayfinderAPI {
         if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers) }
         // With Last-Event-ID equal to the current revision the client has this state already.
         let resume = request.headers["Last-Event-ID"].flatMap { Int($0.trimmingSpacesString) } == session.revision
-        try events.reserve(id)
+        let share = clientShare(request)
+        try events.reserve(id, client: share)
         let store = self.store, events = self.events, metrics = self.metrics
         return HTTPResponse(status: 200, headers: headers) { [self] writer in
             let lastSent = Locked(resume ? session.revision : 0)
@@ -46,7 +47,7 @@ extension WayfinderAPI {
             writer.onClose {
                 subscription.cancel()
                 events.remove(writer)
-                events.release(id)
+                events.release(id, client: share)
                 metrics.eventStreams.subtract(1, ordering: .relaxed)
             }
             sendState(id, atLeast: nil, to: writer, lastSent: lastSent, for: client)

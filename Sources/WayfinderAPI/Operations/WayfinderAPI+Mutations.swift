@@ -41,11 +41,16 @@ extension WayfinderAPI {
                 ifMatch: request.headers["If-Match"], context: context, client: self.clientComponents(components), loop: loop,
                 time: WallClock.nowMillis(), detachingEffects: detachingEffects, reply: reply)
         }
-        if !byOperator, let known = knownSession(cacheKey, request) {
+        // The session's action rate, once its credential is checked (a stranger's requests take
+        // nothing from it), before the body is read. The operator's signals are not limited.
+        let known = byOperator ? nil : knownSession(cacheKey, request)
+        if let known {
             try checkIdentity(request, of: known)
+            try takeRouteToken(id)
             let m = try mutation(reply)
             if applyToKnown(m, known) { return }
         }
+        let limited = known != nil || byOperator
         let authorize: (@escaping Then<StoredSession>) -> Void = { [self] then in
             guard byOperator else { return authorized(id, key: cacheKey, request, allowQueryToken: false, on: loop, then) }
             load(id, key: cacheKey, on: loop) { result in
@@ -58,6 +63,7 @@ extension WayfinderAPI {
         authorize { [self] result in
             do {
                 let session = try result.get()
+                if !limited { try takeRouteToken(id) }
                 let m = try mutation(reply)
                 upgrade(session, cacheKey, on: loop) { [self] result in
                     switch result {
@@ -71,6 +77,14 @@ extension WayfinderAPI {
             } catch {
                 reply(.failure(error))
             }
+        }
+    }
+
+    /// Takes a token of the session's action rate.
+    /// - Throws: `429 session_rate_limited` with the seconds until the next token.
+    private func takeRouteToken(_ id: String) throws(APIError) {
+        if let limiter = routeLimiter, let wait = limiter.take(id, now: WallClock.monotonicNanos()) {
+            throw .sessionRateLimited(retryAfter: wait)
         }
     }
 
@@ -211,12 +225,14 @@ extension WayfinderAPI {
     }
 
     /// The stored answer for an `Idempotency-Key` already used on this session, replayed; nil if
-    /// the key is new. `422 idempotency_key_reused` if it was used for another request.
+    /// the key is new. `422 idempotency_key_reused` if it was used for another request, `409
+    /// idempotency_answer_dropped` if its answer was dropped by the byte budget (never run twice).
     func replay(_ id: String, key: String, fingerprint: [UInt8], on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse?>) {
         idempotencyRecord(id, key: key, on: loop) { result in
             then(Result {
                 guard let record = try result.get() else { return nil }
                 guard record.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+                guard !record.answerDropped else { throw APIError.idempotencyAnswerDropped(status: record.status) }
                 var headers = HTTPHeaders(record.headers.map { ($0.name, $0.value) })
                 headers.set("Idempotent-Replayed", "true")
                 return HTTPResponse(status: record.status, headers: headers, body: record.body)
@@ -231,7 +247,8 @@ extension WayfinderAPI {
     /// state the action ran on (for the traffic counts); `time` (unix ms) is when the action's
     /// request arrived: the journal entry's time and the session's use (now, if nil).
     /// Fails with `StoreError.conflict` or `.idempotencyKeyTaken` when another writer came
-    /// first, `422 session_too_large` past `maxSessionBytes` (nothing stored).
+    /// first, `422 session_too_large` when the state or the journal entry alone passes
+    /// `maxSessionBytes` (nothing stored).
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
@@ -258,6 +275,8 @@ extension WayfinderAPI {
                 try checkSize(next.state)
                 cache.putStoredMemo(cacheKey, codecMemo)
                 entry = journalEntry(journal, outcome, stateBytes: next.state, time: now, requestID: requestID)
+                // An entry is kept whatever its size (the newest always is): alone it must fit too.
+                if let entry { try checkSize(entry.record) }
             } catch {
                 return then(.failure(error))
             }

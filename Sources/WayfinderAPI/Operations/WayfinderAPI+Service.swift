@@ -38,7 +38,8 @@ extension WayfinderAPI {
     /// The Prometheus text; without the session count if the store cannot give it now.
     func metricsResponse(on loop: (any StoreLoop)?, _ reply: @escaping Reply) {
         store.count(now: WallClock.nowMillis(), on: loop) { [self] result in
-            let text = metrics.render(openConnections: openConnections(), sessions: try? result.get(), droppedLogLines: logger.droppedLines)
+            let text = metrics.render(openConnections: openConnections(), sessions: try? result.get(), droppedLogLines: logger.droppedLines,
+                droppedAnswers: store.idempotencyAnswersDropped)
                 + traffic.exposition()
             reply(.success(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"], text: text)))
         }

@@ -7,7 +7,7 @@ extension WayfinderAPI {
     // MARK: Create
 
     func createSession(_ request: HTTPRequest, _ context: RequestContext, on loop: (any StoreLoop)?, _ reply: @escaping Reply) throws {
-        if let limiter = createLimiter, let wait = limiter.take(clientAddress(request), now: WallClock.monotonicNanos()) {
+        if let limiter = createLimiter, let client = clientShare(request), let wait = limiter.take(client, now: WallClock.monotonicNanos()) {
             throw APIError.rateLimited(retryAfter: wait)
         }
         let identity = try identity(of: request, purpose: .createSession)
@@ -308,15 +308,18 @@ extension WayfinderAPI {
         }
     }
 
-    /// The client's address for the create limit: the configured header's value (its last
-    /// element) when the server runs behind a proxy that sets it, else the connection's peer.
-    func clientAddress(_ request: HTTPRequest) -> String {
-        if let name = configuration.clientAddressHeader, let value = request.headers[name],
-            let last = value.split(separator: ",").last?.trimmingSpaces, !last.isEmpty
+    /// What the per-address limits count the client as: its address's share (an IPv6 address by
+    /// its /64). The address is the configured header's (its last element) when the peer is a
+    /// trusted proxy and the header names one, else the connection's peer; nil if there is none
+    /// (a request made in-process).
+    func clientShare(_ request: HTTPRequest) -> IPAddress? {
+        let peer = IPAddress(request.remoteAddress)
+        if let name = configuration.clientAddressHeader, let peer, configuration.trustedProxies.contains(peer),
+            let value = request.headers[name], let last = value.split(separator: ",").last, let named = IPAddress(last.trimmingSpaces)
         {
-            return last
+            return named.share
         }
-        return request.remoteAddress
+        return peer?.share
     }
 
     /// The decoded state of a stored session, from the cache when the revision matches. A state

@@ -1,4 +1,5 @@
 import WayfinderCore
+import WayfinderHTTP
 
 /// Settings of the v1 API (the HTTP limits live in `HTTPServerConfiguration`). Every limit is
 /// listed, with its status and problem code, in `docs/limits.md`.
@@ -25,16 +26,28 @@ public struct APIConfiguration: Sendable {
     public var maxStreamsPerSession = 8
     /// Open event streams in the process; one more gives `503 stream_limit`.
     public var maxStreams = 10_000
+    /// Open event streams per client address (an IPv6 address by its /64); one more gives `429
+    /// address_stream_limit`. Nil: no per-address limit. Default 256.
+    public var maxStreamsPerAddress: Int? = 256
+    /// Actions (routes, back, tab, deep links) each session may take per second, on average (a
+    /// token bucket of `routeBurst`); past it they answer `429 session_rate_limited` with
+    /// `Retry-After`. Nil turns the limit off. Default 100 per second.
+    public var routeRatePerSecond: Double? = 100
+    /// Actions a session may take at once before `routeRatePerSecond` applies. Default 1,000.
+    public var routeBurst = 1000
     /// Sessions each client address may create per second, on average (a token bucket of
     /// `createBurst` tokens); past it `POST /v1/sessions` answers `429 rate_limited` with
     /// `Retry-After`. Nil turns the limit off. Default 2 per second.
     public var createRatePerSecond: Double? = 2
     /// Sessions a client address may create at once before `createRatePerSecond` applies.
     public var createBurst = 60
-    /// The request header that names the client's address (for the create limit), when the
+    /// The request header that names the client's address (for the per-address limits), when the
     /// server runs behind a proxy that sets it; nil: the connection's peer address. A list
-    /// (`X-Forwarded-For`) counts by its last element, the one the nearest proxy added.
+    /// (`X-Forwarded-For`) counts by its last element, the one the nearest proxy added. Read only
+    /// from peers in `trustedProxies`: from any other peer the header could be anyone's.
     public var clientAddressHeader: String? = nil
+    /// The proxies whose `clientAddressHeader` is believed (empty: none is).
+    public var trustedProxies: [AddressRange] = []
     /// The thin web client's folder, served at `/`.
     public var publicDirectory: String? = "Public"
     /// The contract, served at `/openapi.yaml` (read once at start).

@@ -164,7 +164,7 @@ public final class Metrics: Sendable {
     }
 
     /// The exposition text; gauges are read by the caller and passed in.
-    func render(openConnections: Int, sessions: Int?, droppedLogLines: Int = 0) -> String {
+    func render(openConnections: Int, sessions: Int?, droppedLogLines: Int = 0, droppedAnswers: Int = 0) -> String {
         var snapshot = State()
         for shard in shards { snapshot.add(shard.state.withLock { $0 }) }
         var out = ""
@@ -221,6 +221,9 @@ public final class Metrics: Sendable {
         out += "# HELP wayfinder_log_lines_dropped_total Log lines dropped because stdout did not keep up (or a write failed).\n"
         out += "# TYPE wayfinder_log_lines_dropped_total counter\n"
         out += "wayfinder_log_lines_dropped_total \(droppedLogLines)\n"
+        out += "# HELP wayfinder_idempotency_answers_dropped_total Answers of idempotency records dropped to keep a session within its byte budget (a retry of one is refused 409).\n"
+        out += "# TYPE wayfinder_idempotency_answers_dropped_total counter\n"
+        out += "wayfinder_idempotency_answers_dropped_total \(droppedAnswers)\n"
         out += "# HELP process_resident_memory_bytes Resident memory size in bytes.\n"
         out += "# TYPE process_resident_memory_bytes gauge\n"
         out += "process_resident_memory_bytes \(Self.residentBytes())\n"

@@ -85,6 +85,13 @@ public struct ProblemCode: OpenEnumeration {
     public static let notImplemented: ProblemCode = "not_implemented"
     /// 505: an HTTP version other than 1.0 and 1.1.
     public static let httpVersionNotSupported: ProblemCode = "http_version_not_supported"
+    /// 409: a retry whose request was applied but whose stored answer the server no longer keeps;
+    /// nothing ran again: read the session.
+    public static let idempotencyAnswerDropped: ProblemCode = "idempotency_answer_dropped"
+    /// 429: the client's address has as many event streams open as it may (`Problem/retryAfter`).
+    public static let addressStreamLimit: ProblemCode = "address_stream_limit"
+    /// 429: the session took actions faster than the server allows; nothing changed (`Problem/retryAfter`).
+    public static let sessionRateLimited: ProblemCode = "session_rate_limited"
 
     /// Every code of the contract (openapi.yaml, `ProblemCode`).
     public static let contract: [ProblemCode] = [
@@ -94,6 +101,6 @@ public struct ProblemCode: OpenEnumeration {
         .revisionNotJournaled, .effectsPending, .sessionLimit, .internal, .requestTimeout, .serviceUnavailable, .notImplemented,
         .httpVersionNotSupported, .rateLimited, .sessionTooLarge, .sessionStreamLimit, .streamLimit,
         .contextNotSettable, .identityMismatch, .operatorUnauthorized, .rewindAcrossSignIn, .unknownSignal, .signalUnwanted,
-        .streamTicketInvalid,
+        .streamTicketInvalid, .idempotencyAnswerDropped, .addressStreamLimit, .sessionRateLimited,
     ]
 }

@@ -44,6 +44,8 @@ final class Connection {
     /// When the current body began (monotonic nanoseconds), and `bytesReceived` then.
     @exclusivity(unchecked) var bodyStarted: UInt64 = 0
     @exclusivity(unchecked) var bodyStartBytes = 0
+    /// The client-address share this connection holds (`ConnectionShares`), if it is counted.
+    @exclusivity(unchecked) var share: IPAddress?
 
     init(fd: Int32, id: UInt64, remoteAddress: String, limits: HTTPParserLimits, interest: EpollEvents, deadline: UInt64) {
         self.fd = fd

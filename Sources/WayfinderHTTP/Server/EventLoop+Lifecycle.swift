@@ -106,6 +106,7 @@ extension EventLoop {
         closeDescriptor(c.fd)
         connections[c.fd] = nil
         context.openConnections.subtract(1, ordering: .relaxed)
+        if let share = c.share { context.shares?.release(share) }
         if let writer = c.stream {
             c.stream = nil
             streams[writer.id] = nil

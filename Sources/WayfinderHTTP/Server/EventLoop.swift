@@ -145,7 +145,11 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             guard let accepted else { return }
-            if context.openConnections.add(1, ordering: .relaxed).newValue > context.configuration.maxConnections {
+            let open = context.openConnections.add(1, ordering: .relaxed).newValue
+            let place: ConnectionShares.Place =
+                open > context.configuration.maxConnections
+                ? .refused : context.shares?.take(peer: accepted.address, open: open, trusted: context.configuration.trustedProxies) ?? .uncounted
+            guard place != .refused else {
                 context.openConnections.subtract(1, ordering: .relaxed)
                 closeDescriptor(accepted.fd)
                 continue
@@ -155,9 +159,11 @@ final class EventLoop: @unchecked Sendable {
             let c = Connection(
                 fd: accepted.fd, id: nextConnectionID & 0x7FFF_FFFF, remoteAddress: accepted.address,
                 limits: limits, interest: [.input, .readHangup], deadline: now + headerTimeout)
+            if case .held(let share) = place { c.share = share }
             do {
                 try epoll.add(c.fd, c.interest, data: tag(c))
             } catch {
+                if let share = c.share { context.shares?.release(share) }
                 context.openConnections.subtract(1, ordering: .relaxed)
                 closeDescriptor(accepted.fd)
                 continue

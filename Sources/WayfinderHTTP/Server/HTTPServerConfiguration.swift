@@ -28,6 +28,14 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// Connections beyond this count (all loops together) are closed right after accept.
     public var maxConnections: Int = 10000
+    /// Connections one client address (an IPv6 address by its /64) may hold; one more is closed
+    /// right after accept, and while more than nine tenths of `maxConnections` are open only
+    /// addresses that hold none are accepted (a new client always gets a place). Peers in
+    /// `trustedProxies` carry many clients and are not counted. Nil: no per-address limit.
+    public var maxConnectionsPerAddress: Int? = 256
+    /// The proxies in front of the server (the API reads the client's address from their
+    /// header, see `APIConfiguration.clientAddressHeader`).
+    public var trustedProxies: [AddressRange] = []
     /// `shutdown()` closes whatever is still open after this long.
     public var shutdownDeadline: Duration = .seconds(10)
     /// After an error response or `Connection: close`, unread input is drained this long before closing,

@@ -10,6 +10,8 @@ final class ServerContext: Sendable {
     /// Monotonic nanoseconds by which shutdown must be complete.
     let shutdownDeadline = Atomic<UInt64>(.max)
     let nextStreamID = Atomic<UInt64>(1)
+    /// Open connections per client address (nil: no per-address limit).
+    let shares: ConnectionShares?
 
     init(
         configuration: HTTPServerConfiguration, handler: any HTTPHandler,
@@ -18,5 +20,8 @@ final class ServerContext: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.errorResponse = errorResponse
+        self.shares = configuration.maxConnectionsPerAddress.map {
+            ConnectionShares(perAddress: $0, maxConnections: configuration.maxConnections)
+        }
     }
 }

@@ -17,11 +17,13 @@ public final class MemoryStore: SessionStore {
     /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
+    public var idempotencyAnswersDropped: Int { answersDropped.load(ordering: .relaxed) }
 
     private static let shardCount = 64
     private let shards: [Shard]
     private let userShards: [UserShard]
     private let storedCount = Atomic<Int>(0)
+    private let answersDropped = Atomic<Int>(0)
     private let reclaimGate: ReclaimGate
 
     private let secret = MemoryStore.newSecret()
@@ -85,7 +87,7 @@ public final class MemoryStore: SessionStore {
                     return .keyTaken
                 }
                 table.values[index].idempotency[idempotency.key] = idempotency
-                Self.dropOldest(&table.values[index].idempotency, keeping: configuration.idempotencyRecordsPerSession)
+                bound(&table.values[index].idempotency, newest: idempotency.key)
             }
             let lastUsed = max(current.lastUsed, session.lastUsed)
             if current.user != session.user {
@@ -254,9 +256,19 @@ public final class MemoryStore: SessionStore {
     }
 
     /// Drops the oldest records (by `createdAt`) until at most `limit` are left.
-    private static func dropOldest(_ records: inout [String: IdempotencyRecord], keeping limit: Int) {
-        while records.count > limit, let oldest = records.min(by: { $0.value.createdAt < $1.value.createdAt }) {
-            records.removeValue(forKey: oldest.key)
+    /// Drops the oldest records past the count cap, then the answers of the oldest past the byte
+    /// budget (newest first, `newest` the record just stored; once past it, every older answer
+    /// goes). Records of one millisecond count in any order but the newest's.
+    private func bound(_ records: inout [String: IdempotencyRecord], newest: String) {
+        let newestFirst = records.values.sorted { ($0.key == newest ? 1 : 0, $0.createdAt) > ($1.key == newest ? 1 : 0, $1.createdAt) }
+        for record in newestFirst.dropFirst(configuration.idempotencyRecordsPerSession) { records.removeValue(forKey: record.key) }
+        var bytes = 0
+        for record in newestFirst.prefix(configuration.idempotencyRecordsPerSession) {
+            bytes += record.answerBytes
+            if bytes > configuration.idempotencyBytesPerSession, !record.answerDropped {
+                records[record.key] = record.withoutAnswer
+                answersDropped.add(1, ordering: .relaxed)
+            }
         }
     }
 

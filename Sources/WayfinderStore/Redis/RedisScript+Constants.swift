@@ -10,6 +10,8 @@ extension RedisScript {
         var sessionKeyTTL: Int64, recordKeyTTL: Int64
         /// The bounds of a session's journal and how many idempotency records it keeps.
         var journalEntries: Int, journalBytes: Int, recordsKept: Int
+        /// The bytes of records a session keeps with their answers (newest first).
+        var answerBytes: Int
         /// Whether the store is a cluster: then `save` is given its slot's index keys in `KEYS`;
         /// a single Redis has one triple, named in the source.
         var isCluster: Bool

@@ -31,6 +31,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
             local P, CHANNEL, ORIGIN = \(literal(c.prefix)), \(literal(c.channel)), ARGV[1]
             local KEY_TTL, RECORD_TTL = '\(c.sessionKeyTTL)', '\(c.recordKeyTTL)'
             local JOURNAL_ENTRIES, JOURNAL_BYTES, RECORDS_KEPT = \(c.journalEntries), \(c.journalBytes), \(c.recordsKept)
+            local ANSWER_BYTES = \(c.answerBytes)
             local USER_SETS = \(c.isCluster ? "false" : "true")
             """
         return allCases.map { script in
@@ -177,10 +178,13 @@ enum RedisScript: Int, CaseIterable, Sendable {
             // ARGV: origin, id, expected, rev, token, state, used, fx ('1' if the state may hold pending
             //       effects, else '0'), user ('' or '+user') [, journal entry, its size [, key, record,
             //       createdAt, keyCutoff]]
-            // -> {'ok'} | {'ok', 'user'} (the user changed) | {'notfound'} | {'conflict', rev} | {'keytaken'}
+            // -> {'ok', moved ('user': the user changed, else ''), answers dropped} | {'notfound'}
+            //    | {'conflict', rev} | {'keytaken'}
             // An empty entry stands for none (an idempotency record without a journal entry).
             // A key whose record was created at or after keyCutoff is taken: nothing is written.
-            // After adding a record, only the session's RECORDS_KEPT newest stay.
+            // After adding a record, only the session's RECORDS_KEPT newest stay, with their answers
+            // while the records' bytes sum to at most ANSWER_BYTES (newest first); an older one is
+            // cut to its status, time and fingerprint, version byte 2 (see `RedisRecordCoding`).
             // `used` only moves forward; when it does not move (most saves: the API moves it at
             // most every touch interval), neither do the keys' Redis TTLs nor the index entry.
             // Numbers are compared by arithmetic, which converts each string once (`tonumber`
@@ -196,7 +200,7 @@ enum RedisScript: Int, CaseIterable, Sendable {
                   local created = redis.call('ZSCORE', index, key)
                   if created and created - ARGV[15] >= 0 then return {'keytaken'} end
                 end
-                local reply = {'ok'}
+                local reply = {'ok', '', 0}
                 local user, was = ARGV[9], current[5] or nil
                 if user == '' then user = nil else user = string.sub(user, 2) end
                 if user ~= was then
@@ -234,6 +238,21 @@ enum RedisScript: Int, CaseIterable, Sendable {
                       redis.call('DEL', P .. 'i:{' .. id .. '}:' .. old)
                       redis.call('ZREM', IREC, id .. '\n' .. old)
                       redis.call('ZREM', index, old)
+                    end
+                  end
+                  -- The record just stored first (others of one millisecond sort by name).
+                  local total, order = 0, {key}
+                  for _, kept in ipairs(redis.call('ZREVRANGE', index, 0, -1)) do
+                    if kept ~= key then order[#order + 1] = kept end
+                  end
+                  for _, kept in ipairs(order) do
+                    local rk = P .. 'i:{' .. id .. '}:' .. kept
+                    total = total + redis.call('STRLEN', rk)
+                    if total > ANSWER_BYTES and redis.call('GETRANGE', rk, 0, 0) == '\1' then
+                      local r = redis.call('GET', rk)
+                      local n = ((string.byte(r, 14) * 256 + string.byte(r, 15)) * 256 + string.byte(r, 16)) * 256 + string.byte(r, 17)
+                      redis.call('SET', rk, '\2' .. string.sub(r, 2, 17 + n), 'KEEPTTL')
+                      reply[3] = reply[3] + 1
                     end
                   end
                   redis.call('PEXPIRE', index, KEY_TTL)

@@ -131,7 +131,9 @@ extension RedisStore {
                     guard case .array(let parts) = reply, let outcome = parts.first?.text else { throw unexpected(reply, "save") }
                     switch outcome {
                     case "ok":
-                        movedUser = parts.count == 2 && parts[1].text == "user"
+                        guard parts.count == 3, let dropped = parts[2].integer else { throw unexpected(reply, "save") }
+                        movedUser = parts[1].text == "user"
+                        if dropped > 0 { answersDropped.add(dropped, ordering: .relaxed) }
                         if session.revision != expectedRevision { changes.publish(session.id, .saved(revision: session.revision)) }
                     case "notfound":
                         throw StoreError.notFound

@@ -106,6 +106,9 @@ public final class RedisStore: SessionStore {
     /// The cluster's session count as last read (value, monotonic ms), and creates since.
     let clusterCount = Mutex<(value: Int?, at: Int64, createdSince: Int)>((nil, .min, 0))
     let refreshing = Atomic<Bool>(false)
+    /// Answers the save script dropped for this process (`idempotencyAnswersDropped`).
+    let answersDropped = Atomic<Int>(0)
+    public var idempotencyAnswersDropped: Int { answersDropped.load(ordering: .relaxed) }
     let reclaimGate: ReclaimGate
     private let watches: RedisWatches
 
@@ -156,7 +159,8 @@ public final class RedisStore: SessionStore {
                 sessionKeyTTL: configuration.ttlMillis &+ self.keyExpiryAllowanceMillis,
                 recordKeyTTL: configuration.idempotencyTTLMillis &+ self.keyExpiryAllowanceMillis,
                 journalEntries: configuration.journalEntriesPerSession, journalBytes: configuration.journalBytesPerSession,
-                recordsKept: configuration.idempotencyRecordsPerSession, isCluster: endpoint.isCluster))
+                recordsKept: configuration.idempotencyRecordsPerSession, answerBytes: configuration.idempotencyBytesPerSession,
+                isCluster: endpoint.isCluster))
         self.topology = RedisTopology(seeds: endpoint.addresses, isCluster: endpoint.isCluster)
         self.io = RedisIOThread(name: "wayfinder-redis")
         self.subscriber = RedisSubscriber(

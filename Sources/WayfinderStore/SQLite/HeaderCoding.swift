@@ -3,6 +3,10 @@
 /// Layout: for each pair, the name's UTF-8 length (4 bytes, big-endian), the name, the value's
 /// length, the value. Compact, ordered, and independent of Foundation.
 enum HeaderCoding {
+    /// The column of a record whose answer the byte budget dropped: one byte, shorter than any
+    /// field's encoding (so never the encoding of fields).
+    static let dropped: [UInt8] = [0]
+
     static func encode(_ headers: [HeaderPair]) -> [UInt8] {
         var bytes: [UInt8] = []
         for header in headers {

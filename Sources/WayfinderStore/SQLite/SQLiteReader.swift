@@ -94,14 +94,17 @@ final class SQLiteReader {
         try loadIdempotency.bind(1, sessionID)
         try loadIdempotency.bind(2, key)
         guard try loadIdempotency.step() else { return nil }
+        let headers = loadIdempotency.columnBlob(2)
+        let dropped = headers == HeaderCoding.dropped
         return IdempotencyRecord(
             sessionID: sessionID,
             key: key,
             fingerprint: loadIdempotency.columnBlob(0),
             status: Int(loadIdempotency.columnInt64(1)),
-            headers: try HeaderCoding.decode(loadIdempotency.columnBlob(2)),
+            headers: dropped ? [] : try HeaderCoding.decode(headers),
             body: loadIdempotency.columnBlob(3),
-            createdAt: loadIdempotency.columnInt64(4))
+            createdAt: loadIdempotency.columnInt64(4),
+            answerDropped: dropped)
     }
 
     /// Up to `limit` sessions whose state holds the pending-effects marker (a scan: at start).

@@ -6,6 +6,8 @@
 ///   every insert and delete, so opening reads one row instead of counting a million.
 /// - Deleting a session deletes its idempotency records and journal (trigger), whichever
 ///   statement deleted it.
+/// - An idempotency record whose answer the byte budget dropped has `headers` `x'00'` (no fields
+///   encode to it, see `HeaderCoding.dropped`) and an empty `body`.
 /// - The journal's entries: in version 2 rows of a table `journal`, found through an index; in
 ///   version 3 the same rows without the index, each session's row listing its entries' rowids
 ///   (column `journal`, an `SQLiteJournalWindow`); since version 4 in the entry log beside the

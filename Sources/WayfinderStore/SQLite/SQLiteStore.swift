@@ -79,6 +79,9 @@ public final class SQLiteStore: SessionStore {
     /// The TTLs and limits the store applies.
     public let configuration: StoreConfiguration
     public let changes = ChangeFeed()
+    public var idempotencyAnswersDropped: Int { answersDropped.load(ordering: .relaxed) }
+    /// Answers dropped by the byte budget (counted when dropped, even in a group rolled back later).
+    private let answersDropped = Atomic<Int>(0)
     /// The database file.
     public let path: String
     /// Other processes may write the file too (see the type's description).
@@ -355,9 +358,12 @@ public final class SQLiteStore: SessionStore {
         _ journal: JournalEntry?, _ writer: SQLiteWriter
     ) throws -> SQLiteWriter.SaveOutcome {
         let pending = try prepareJournal(journal, session.id, writer)
+        var dropped = 0
         let outcome = try writer.save(
             session, expectedRevision: expectedRevision, idempotency: idempotency,
-            keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession, journalWindow: pending?.window.encoded)
+            keyCutoff: keyCutoff, keep: configuration.idempotencyRecordsPerSession,
+            answerBudget: configuration.idempotencyBytesPerSession, answersDropped: &dropped, journalWindow: pending?.window.encoded)
+        if dropped > 0 { answersDropped.add(dropped, ordering: .relaxed) }
         if outcome == .saved, let pending { try writer.journal.commit(pending) }
         return outcome
     }

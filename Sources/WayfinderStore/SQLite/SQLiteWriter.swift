@@ -38,6 +38,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private let selectRevision: SQLiteStatement
     private let upsertIdempotency: SQLiteStatement
     private let selectIdempotencyCreated: SQLiteStatement
+    private let dropAnswers: SQLiteStatement
     private let trimIdempotency: SQLiteStatement
     private let touchSession: SQLiteStatement
     private let deleteSession: SQLiteStatement
@@ -100,6 +101,15 @@ final class SQLiteWriter: @unchecked Sendable {
             DELETE FROM idempotency WHERE session_id = ?1 AND rowid NOT IN
                 (SELECT rowid FROM idempotency WHERE session_id = ?1 ORDER BY created_at DESC, rowid DESC LIMIT ?2)
             """)
+        // Drops the answers of the session's records past the `?2` newest bytes of answers
+        // (newest first): `headers` becomes `HeaderCoding.dropped`, which no fields encode to.
+        dropAnswers = try connection.prepare(
+            """
+            UPDATE idempotency SET headers = x'00', body = x'' WHERE session_id = ?1 AND headers != x'00' AND key IN
+                (SELECT key FROM (SELECT key, sum(length(headers) + length(body))
+                    OVER (ORDER BY created_at DESC, rowid DESC) AS total FROM idempotency WHERE session_id = ?1)
+                 WHERE total > ?2)
+            """)
         touchSession = try connection.prepare(
             "UPDATE sessions SET last_used = max(last_used, ?2) WHERE id = ?1")
         deleteSession = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
@@ -154,11 +164,13 @@ final class SQLiteWriter: @unchecked Sendable {
     /// The compare-and-set: one `UPDATE ... WHERE id = ? AND revision = ?`, then `changes()`;
     /// with `idempotency`, the record too (atomic with the update: both are in the group, and a
     /// failure rolls the whole group back), unless its key holds a record created at or after
-    /// `keyCutoff` (then nothing is written), and only the session's `keep` newest records stay.
+    /// `keyCutoff` (then nothing is written), and only the session's `keep` newest records stay,
+    /// with their answers while those sum to at most `answerBudget` bytes (newest first);
+    /// `answersDropped` counts the answers this save dropped.
     /// A `journalWindow` replaces the stored one in the same `UPDATE`.
     func save(
         _ session: StoredSession, expectedRevision: Int, idempotency: IdempotencyRecord?,
-        keyCutoff: Int64 = .min, keep: Int = .max, journalWindow: [UInt8]? = nil
+        keyCutoff: Int64 = .min, keep: Int = .max, answerBudget: Int = .max, answersDropped: inout Int, journalWindow: [UInt8]? = nil
     ) throws -> SaveOutcome {
         if let idempotency {
             // Checked first but reported after the revision, as the other stores do.
@@ -172,6 +184,7 @@ final class SQLiteWriter: @unchecked Sendable {
         if outcome == .saved, let idempotency {
             try upsert(idempotency, sessionID: session.id)
             try trim(sessionID: session.id, keep: keep)
+            answersDropped = try dropAnswers(sessionID: session.id, budget: answerBudget)
         }
         return outcome
     }
@@ -189,6 +202,14 @@ final class SQLiteWriter: @unchecked Sendable {
         try trimIdempotency.bind(1, sessionID)
         try trimIdempotency.bind(2, keep)
         try trimIdempotency.run()
+    }
+
+    private func dropAnswers(sessionID: String, budget: Int) throws -> Int {
+        defer { dropAnswers.reset() }
+        try dropAnswers.bind(1, sessionID)
+        try dropAnswers.bind(2, budget)
+        try dropAnswers.run()
+        return connection.changes
     }
 
     private func update(_ session: StoredSession, expectedRevision: Int, journalWindow: [UInt8]?) throws -> SaveOutcome {

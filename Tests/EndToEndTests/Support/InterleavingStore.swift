@@ -33,6 +33,7 @@ final class InterleavingStore: SessionStore {
     }
 
     var changes: ChangeFeed { base.changes }
+    var idempotencyAnswersDropped: Int { base.idempotencyAnswersDropped }
 
     func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
         try base.create(session, maxSessions: maxSessions, now: now, journal: journal)

@@ -53,9 +53,14 @@ final class FaultyStore: SessionStore {
     enum Fault: Sendable { case unavailable, unexpected }
     struct Unexpected: Error {}
 
-    let base = MemoryStore()
+    let base: MemoryStore
     /// The fault, and how many loads it still fails (nil: every load).
     private let fault = Mutex<(Fault, remaining: Int?)?>(nil)
+
+    /// The memory store `base`, healthy.
+    init(base: MemoryStore = MemoryStore()) {
+        self.base = base
+    }
 
     /// Fails the next `count` loads (every load if nil) with `fault`; `nil` heals the store.
     func fail(_ fault: Fault?, count: Int? = nil) {
@@ -76,6 +81,7 @@ final class FaultyStore: SessionStore {
     }
 
     var changes: ChangeFeed { base.changes }
+    var idempotencyAnswersDropped: Int { base.idempotencyAnswersDropped }
     func create(_ session: StoredSession, maxSessions: Int, now: Int64, journal: JournalEntry?) throws {
         try base.create(session, maxSessions: maxSessions, now: now, journal: journal)
     }

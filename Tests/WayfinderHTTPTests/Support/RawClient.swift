@@ -23,9 +23,20 @@ final class RawClient {
     private var buffer: [UInt8] = []
     private var closed = false
 
-    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to `port` on 127.0.0.1 from `source` (another loopback address is another client).
+    init(port: Int, source: String = "127.0.0.1", receiveTimeoutSeconds: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            Glibc.close(fd)
+            throw Failure(description: "bind to \(source) failed: errno \(errno)")
+        }
         var tv = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
