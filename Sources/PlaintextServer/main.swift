@@ -12,6 +12,8 @@ struct PlaintextHandler: HTTPHandler {
 }
 
 var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 8080)
+// Every connection of a benchmark comes from one address: no per-address share.
+configuration.maxConnectionsPerAddress = nil
 var size = 13
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
