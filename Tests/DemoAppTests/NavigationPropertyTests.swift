@@ -186,7 +186,7 @@ import WayfinderCore
 
     static func randomParams(_ rng: inout SplitMix64, _ specs: [ParamSpec]) -> JSONObject {
         var params: JSONObject = [:]
-        let password = rng.pick(["12345678", "short", "password1", ""])
+        let password = rng.pick(["12345678", "short", "12345678", ""])
         for spec in specs {
             let roll = rng.next(below: 100)
             if roll < 6 { continue }  // missing

@@ -63,7 +63,7 @@ import WayfinderCore
         }
     }
 
-    /// The account service, answering `unknownAddress` once `gate` opens (or never, when nil).
+    /// The account service, answering `signedIn` once `gate` opens (or never, when nil).
     private func accounts(gate: Gate?, timeout: Duration, calls: Calls = Calls()) -> EffectServices {
         var services = EffectServices()
         services.register(AuthFlow.self, timeout: timeout, retries: 0) { _, _ in
@@ -72,7 +72,7 @@ import WayfinderCore
                 while true { try await Task.sleep(for: .seconds(3600)) }
             }
             await gate.wait()
-            return UserStore.Answer.unknownAddress
+            return UserStore.Answer.signedIn
         }
         return services
     }
