@@ -82,16 +82,28 @@ public final class UserStore: Sendable {
         ledger = Mutex(loaded)
     }
 
-    /// Creates a verified account at once, with no code: how an operator imports accounts and how
-    /// tests start with one.
+    /// Creates a verified account at once, with no code: how an operator imports accounts.
     public func register(name: String, email: String, password: String) throws {
-        try register(name: name, email: email, hash: try Yescrypt.hash(password))
+        try save(Account(email: Self.key(email), name: name, hash: try Yescrypt.hash(password)))
     }
 
-    /// Creates a verified account whose password has `hash` (tests hash once for many stores).
-    func register(name: String, email: String, hash: String) throws {
-        try save(Account(email: Self.key(email), name: name, hash: hash))
+    /// Accounts in memory, an address to its password (each password hashed once for every store
+    /// made so): how tests start with accounts.
+    public static func inMemory(accounts: [String: String], mailer: Mailer = Mailer(), clock: DemoClock = .system) throws -> UserStore {
+        let users = try UserStore(path: nil, mailer: mailer, clock: clock)
+        for (email, password) in accounts {
+            let hash = try testHashes.withLock { hashes in
+                if let hash = hashes[password] { return hash }
+                let hash = try Yescrypt.hash(password)
+                hashes[password] = hash
+                return hash
+            }
+            try users.save(Account(email: Self.key(email), name: "Tester", hash: hash))
+        }
+        return users
     }
+
+    private static let testHashes = Mutex<[String: String]>([:])
 
     // MARK: Signing in
 

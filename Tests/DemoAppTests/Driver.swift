@@ -29,12 +29,9 @@ struct Driver {
     static let accounts = ["a@b.c", "ada@example.com", "b@c.d", "a@b"]
     /// The password of each of ``accounts``.
     static let password = "12345678"
-    private static let hash = try! Yescrypt.hash(password)
 
-    static func users(clock: DemoClock = .system) -> UserStore {
-        let users = try! UserStore(path: nil, clock: clock)
-        for email in accounts { try! users.register(name: "Tester", email: email, hash: hash) }
-        return users
+    static func users(clock: DemoClock) -> UserStore {
+        try! UserStore.inMemory(accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0, password) }), clock: clock)
     }
 
     @discardableResult
