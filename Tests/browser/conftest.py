@@ -28,6 +28,8 @@ SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots")
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 TIMEOUT = 10
+# The account every story signs in with; `account()` creates others.
+ADA, PASSWORD = "ada@example.com", "correct horse"
 
 
 @pytest.fixture(scope="session")
@@ -229,10 +231,6 @@ class App:
             headers={"Authorization": f"Bearer {session['token']}", "Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read() or b"null")
-
-
-# The account every story signs in with; `account()` creates others.
-ADA, PASSWORD = "ada@example.com", "correct horse"
 
 
 def mailed_code(mail_file, address, after=0):
