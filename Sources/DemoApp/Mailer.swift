@@ -76,6 +76,11 @@ public final class Mailer: Sendable {
     /// The newest messages sent (at most ``kept``), oldest first: what tests read codes from.
     public var outbox: [Message] { sent.withLock { $0.outbox } }
 
+    /// The six-digit code in the newest message to `address` (sign-up, reset, unlock), if any.
+    public func code(to address: String) -> String? {
+        outbox.last { $0.to == address }?.body.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init)
+    }
+
     /// Sends `message` unless one with its key was sent or a limit is reached (the limit of
     /// `session` too, when given); durable before it returns.
     func send(_ message: Message, session: String? = nil) throws -> Receipt {

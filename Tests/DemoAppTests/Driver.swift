@@ -111,10 +111,7 @@ struct Driver {
     }
 
     /// The code in the newest mail to `address` (sign-up, reset, unlock).
-    func code(to address: String) -> String? {
-        guard let body = services.mailer.outbox.last(where: { $0.to == address })?.body else { return nil }
-        return body.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init)
-    }
+    func code(to address: String) -> String? { services.mailer.code(to: address) }
 
     /// Signs up `email` with ``password``: the form, then the code the mail brought.
     mutating func signUp(_ email: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -28,13 +28,6 @@ func mailedCode(in path: String) -> String? {
     return last.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init)
 }
 
-extension Mailer {
-    /// The code in the newest message to `address`.
-    func code(to address: String) -> String? {
-        outbox.last { $0.to == address }?.body.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init)
-    }
-}
-
 /// One answer, with its body parsed as JSON when it is JSON.
 struct Reply: CustomStringConvertible {
     var status: Int
