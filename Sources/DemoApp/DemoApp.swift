@@ -5,16 +5,20 @@ import WayfinderCore
 /// its own app on Wayfinder: one ``Flow`` per coordinator, registered in one place.
 public enum DemoApp {
     /// The services behind its effects: the accounts and the mail sent, in `demo-users.jsonl` and
-    /// `demo-mail.jsonl` of `dataDirectory` (the SQLite store's folder), or in memory without one. `WAYFINDER_DEMO_SERVICE_DELAY`
-    /// (seconds) makes the account service that slow, to show a busy screen.
+    /// `demo-mail.jsonl` of `dataDirectory` (the SQLite store's folder), or in memory without one.
+    /// `WAYFINDER_DEMO_MAIL` names the mail file wherever the store is (the browser and attack
+    /// tests read the codes there); `WAYFINDER_DEMO_SERVICE_DELAY` (seconds) makes the account
+    /// service that slow, to show a busy screen.
     public static func makeServices(dataDirectory: String?) throws -> EffectServices {
-        let delay = getenv("WAYFINDER_DEMO_SERVICE_DELAY").flatMap { Double(String(cString: $0)) }.map { Duration.milliseconds(Int($0 * 1000)) }
+        let delay = environment("WAYFINDER_DEMO_SERVICE_DELAY").flatMap { Double($0) }.map { Duration.milliseconds(Int($0 * 1000)) }
+        let mail = environment("WAYFINDER_DEMO_MAIL") ?? dataDirectory.map { $0 + "/demo-mail.jsonl" }
         return try DemoServices(
-            users: UserStore(path: dataDirectory.map { $0 + "/demo-users.jsonl" }),
-            mailer: dataDirectory.map { Mailer(path: $0 + "/demo-mail.jsonl") } ?? Mailer(),
+            users: UserStore(path: dataDirectory.map { $0 + "/demo-users.jsonl" }, mailer: mail.map { Mailer(path: $0) } ?? Mailer()),
             delay: delay ?? .zero
         ).effects
     }
+
+    private static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
     /// The application: launch instructor, onboarding, auth, change password, main tabs.
     public static func makeApplication() throws -> Application {

@@ -1,7 +1,8 @@
 import WayfinderCore
 
 /// The main tab bar: a container with one coordinator per tab. Logging out from the profile
-/// tab finishes it, and the application coordinator decides again.
+/// tab finishes it, and the application coordinator decides again. Logging out forgets what
+/// was the user's: who they are and their to-dos (the next user starts with the samples).
 struct MainFlow: DemoFlow {
     let tabs = [
         TabSpec(id: "home", title: "Home", icon: "house", flow: HomeFlow.self),
@@ -17,6 +18,7 @@ struct MainFlow: DemoFlow {
         guard child.result(of: ProfileFlow.self) == .logout else { return }
         flow.context.authenticated = false
         flow.context.user = nil
+        flow.model = TodoList()
         try flow.finish()
     }
 

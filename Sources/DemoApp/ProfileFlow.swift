@@ -13,7 +13,10 @@ struct ProfileFlow: DemoFlow {
         enum CodingKeys: CodingKey, CaseIterable { case changePassword, emailTodos, logout }
     }
 
-    /// The mail service: a summary of the to-dos to the signed-in address.
+    /// The mail service: a summary of the to-dos to the signed-in address, the only one it is
+    /// ever sent to (the context's `user`, which only the server sets: after the account service
+    /// checked the password, or from the session's verified identity). The mailer limits how
+    /// often.
     enum Effect: FlowEffect {
         case emailTodos(to: String, open: Int, done: Int)
         enum CodingKeys: CodingKey, CaseIterable { case emailTodos }
@@ -36,7 +39,7 @@ struct ProfileFlow: DemoFlow {
         switch route {
         case .changePassword: try flow.startChild(ChangePasswordFlow.self, placement: .push)
         case .emailTodos:
-            guard let user = flow.context.user else { return flow.showNotice(Notice(.error, "Sign in to get your to-dos by mail.")) }
+            guard flow.context.authenticated, let user = flow.context.user else { return flow.showNotice(Notice(.error, "Sign in to get your to-dos by mail.")) }
             let done = flow.model.todos.filter(\.completed).count
             flow.perform(.emailTodos(to: user, open: flow.model.todos.count - done, done: done))
         case .logout: try flow.finish(.logout)
@@ -46,6 +49,8 @@ struct ProfileFlow: DemoFlow {
     func complete(_ effect: Effect, with result: EffectResult<EffectReply>, _ flow: inout FlowContext<Self>) throws {
         guard case .emailTodos(let address, let open, _) = effect else { return }
         switch result {
+        case .success(.limited):
+            flow.showNotice(Notice(.error, "You asked for your to-dos by mail often today: try again tomorrow."))
         case .success:
             flow.showNotice(Notice(.success, "Your to-dos (\(open) open) are on their way to \(address)."))
         case .failure:

@@ -9,7 +9,7 @@ struct Todo: Codable, Sendable, Hashable {
 }
 
 /// The session's to-dos: the app's model (MVVM-C's model: flows read and change it, screens
-/// render it), kept across logouts. A new session starts with five samples.
+/// render it), the signed-in user's: logging out starts a new list. A new list has five samples.
 struct TodoList: AppModel {
     var todos = [
         Todo(id: "1", title: "Buy milk", description: "Oat, two cartons"),
@@ -18,7 +18,7 @@ struct TodoList: AppModel {
         Todo(id: "4", title: "Renew passport"),
         Todo(id: "5", title: "Water the plants", description: "Not the cactus"),
     ]
-    /// Ids are never reused within a session.
+    /// Ids are never reused within a list.
     var nextTodoID = 6
 
     subscript(id: String) -> Todo? { todos.first { $0.id == id } }

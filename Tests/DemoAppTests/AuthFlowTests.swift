@@ -1,4 +1,4 @@
-import DemoApp
+@testable import DemoApp
 import Testing
 import WayfinderCore
 
@@ -102,15 +102,96 @@ import WayfinderCore
         try d.expectNoOp(.trigger(RouteRequest("signUp", params: params)))
     }
 
-    @Test func signUpSucceedsAndSignsIn() throws {
+    @Test func signUpMailsACodeAndTheAccountExistsOnceItIsEntered() throws {
         var d = try loggedOut()
         try d.route("register")
-        try d.route("signUp", ["name": "Ada", "email": "ada@example.com", "password": "12345678"])
+        try d.route("signUp", ["name": "Ada", "email": "new@example.com", "password": "12345678"])
+        #expect(d.stack == ["login", "register", "confirmSignUp"])
+        #expect(d.lastTransitions == [t(.push, ["s3"])])
+        #expect(d.context["authenticated"] == false)
+        let code = try #require(d.code(to: "new@example.com"))
+        try d.route("confirmSignUp", ["code": "000000" == code ? "111111" : "000000"])
+        #expect(d.notices == [Notice(.error, AuthFlow.wrongCode)])
+        try d.route("confirmSignUp", ["code": .string(code)])
         #expect(d.stack == ["dashboard"])
-        #expect(d.lastTransitions == [t(.setRoot, ["s3"])])
-        #expect(d.context["user"] == "ada@example.com")
+        #expect(d.context["user"] == "new@example.com")
         #expect(d.context["authenticated"] == true)
         #expect(d.tree == "app(main(home,todos,profile))")
+    }
+
+    @Test func signUpWithATakenAddressAnswersTheSameAndMailsNoCode() throws {
+        var taken = try loggedOut(), free = try loggedOut()
+        try taken.route("register")
+        try taken.route("signUp", ["name": "Eve", "email": "ada@example.com", "password": "12345678"])
+        try free.route("register")
+        try free.route("signUp", ["name": "Eve", "email": "new@example.com", "password": "12345678"])
+        #expect(taken.stack == free.stack)
+        #expect(taken.lastTransitions == free.lastTransitions)
+        #expect(taken.top.components.map { "\($0)".replacingOccurrences(of: "ada@example.com", with: "new@example.com") }
+            == free.top.components.map { "\($0)" })
+        #expect(taken.code(to: "ada@example.com") == nil, "the owner gets a note, no code")
+        #expect(taken.services.mailer.outbox.map(\.subject) == ["You already have an account"])
+        try taken.route("confirmSignUp", ["code": "123456"])
+        #expect(taken.notices == [Notice(.error, AuthFlow.wrongCode)])
+        try taken.route("confirmSignUp", ["code": "123456"])
+        #expect(taken.context["authenticated"] == false)
+    }
+
+    @Test func anUnknownAddressIsRefusedWithTheWrongPasswordsNotice() throws {
+        var unknown = try loggedOut(), known = try loggedOut()
+        try unknown.route("login", ["email": "nobody@example.com", "password": "12345678"])
+        try known.route("login", ["email": "ada@example.com", "password": "not her password"])
+        #expect(unknown.stack == ["login"])
+        #expect(unknown.context["authenticated"] == false)
+        #expect(unknown.notices == [Notice(.error, "That email and password do not match.")])
+        #expect(known.notices == unknown.notices)
+        #expect(known.lastTransitions == unknown.lastTransitions)
+    }
+
+    @Test func guessesAreThrottledThenTheAddressIsLockedUntilTheMailedCode() throws {
+        var d = try loggedOut()
+        for attempt in 1...Attempts.lockAfter - 1 {
+            try d.route("login", ["email": "ada@example.com", "password": .string("wrong guess \(attempt)")])
+            let expected = attempt <= Attempts.free ? AuthFlow.refused : AuthFlow.throttled
+            #expect(d.notices == [Notice(.error, expected)], "attempt \(attempt)")
+        }
+        try d.route("login", ["email": "ada@example.com", "password": "one more guess"])
+        #expect(d.stack == ["login", "unlock"])
+        try d.back()
+        // Locked: the right password does not get in either.
+        try d.route("login", ["email": "ada@example.com", "password": .string(Driver.password)])
+        #expect(d.stack == ["login", "unlock"])
+        #expect(d.context["authenticated"] == false)
+        let code = try #require(d.code(to: "ada@example.com"))
+        try d.route("unlock", ["code": "not it", "password": .string(Driver.password)])
+        #expect(d.notices == [Notice(.error, AuthFlow.wrongCode)])
+        try d.route("unlock", ["code": .string(code), "password": .string(Driver.password)])
+        #expect(d.stack == ["dashboard"])
+    }
+
+    @Test func anUnknownAddressLocksTheSameWayAndNoMailGoesOut() throws {
+        var d = try loggedOut()
+        for attempt in 1...Attempts.lockAfter { try d.route("login", ["email": "nobody@example.com", "password": .string("wrong guess \(attempt)")]) }
+        #expect(d.stack == ["login", "unlock"])
+        #expect(d.services.mailer.outbox.isEmpty)
+    }
+
+    @Test func theWaitDoublesAndAttemptsGoAheadOnceItPassed() throws {
+        let time = ManualClock()
+        var d = try Driver(["onboarded": true], clock: time.clock)
+        for attempt in 1...Attempts.free { try d.route("login", ["email": "ada@example.com", "password": .string("wrong guess \(attempt)")]) }
+        try d.route("login", ["email": "ada@example.com", "password": .string(Driver.password)])
+        #expect(d.notices == [Notice(.error, AuthFlow.throttled)])
+        time.advance(by: .seconds(2))  // the second throttled attempt doubled the wait to 2 s
+        try d.route("login", ["email": "ada@example.com", "password": .string(Driver.password)])
+        #expect(d.stack == ["dashboard"])
+    }
+
+    @Test func oneSessionGuessingManyAddressesWaitsToo() throws {
+        var d = try loggedOut()
+        for n in 1...UserStore.sessionFree { try d.route("login", ["email": .string("user\(n)@example.com"), "password": "12345678"]) }
+        try d.route("login", ["email": "ada@example.com", "password": .string(Driver.password)])
+        #expect(d.notices == [Notice(.error, AuthFlow.throttled)])
     }
 
     @Test func signUpListsEveryBadParamInCatalogOrder() throws {
@@ -128,11 +209,11 @@ import WayfinderCore
     @Test func forgotPasswordPushesTheChangePasswordFlow() throws {
         var d = try loggedOut()
         try d.route("forgotPassword")
-        #expect(d.stack == ["login", "changePassword"])
+        #expect(d.stack == ["login", "forgotPassword"])
         #expect(d.lastTransitions == [t(.push, ["s2"])])
         #expect(d.tree == "app(auth(changePassword))")
         #expect(d.top.coordinator == "c2")
-        #expect(d.top.routes == ["savePassword"])
+        #expect(d.top.routes == ["sendCode"])
     }
 
     @Test func backFromRegisterReturnsToLogin() throws {

@@ -19,12 +19,12 @@ import WayfinderCore
     @Test func listsScreensAndChildrenByName() throws {
         #expect(try flow("app")["screens"] == [])
         #expect(try flow("app")["children"] == ["onboarding", "auth", "main"])
-        #expect(try flow("auth")["screens"] == ["login", "register"])
+        #expect(try flow("auth")["screens"] == ["login", "register", "confirmSignUp", "unlock"])
         #expect(try flow("auth")["children"] == ["changePassword"])
         #expect(try flow("main")["children"] == ["home", "todos", "profile"])
         #expect(try flow("todos")["screens"] == ["todoList", "todoAdd", "todoDetail"])
         #expect(try flow("profile")["children"] == ["changePassword"])
-        #expect(try flow("changePassword")["screens"] == ["changePassword", "passwordChanged"])
+        #expect(try flow("changePassword")["screens"] == ["changePassword", "forgotPassword", "resetPassword", "passwordChanged"])
     }
 
     @Test func describesEachScreensValues() throws {
@@ -49,6 +49,13 @@ import WayfinderCore
                 ["name": "email", "type": "string", "required": true],
                 ["name": "password", "type": "string", "required": true, "secret": true],
             ]],
+            ["name": "confirmSignUp", "screens": ["confirmSignUp"], "params": [
+                ["name": "code", "type": "string", "required": true, "secret": true],
+            ]],
+            ["name": "unlock", "screens": ["unlock"], "params": [
+                ["name": "code", "type": "string", "required": true, "secret": true],
+                ["name": "password", "type": "string", "required": true, "secret": true],
+            ]],
         ])
         let update = try flow("todos")["routes"]?.arrayValue?.first { $0["name"] == "updateTodo" }
         #expect(update?["params"] == [
@@ -59,7 +66,8 @@ import WayfinderCore
         #expect(update?["screens"] == ["todoDetail"])
         let routeNames = try catalog()["flows"]?.arrayValue?.map { $0["routes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [] }
         #expect(routeNames == [
-            [], ["next", "skip"], ["login", "register", "forgotPassword", "signUp"], ["savePassword", "done"], [],
+            [], ["next", "skip"], ["login", "register", "forgotPassword", "signUp", "confirmSignUp", "unlock"],
+            ["savePassword", "sendCode", "resetPassword", "done"], [],
             ["openTodo"], ["addTodo", "showTodo", "saveTodo", "cancel", "updateTodo", "deleteTodo"], ["changePassword", "emailTodos", "logout"],
         ])
     }

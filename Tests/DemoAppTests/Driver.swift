@@ -1,4 +1,5 @@
-import DemoApp
+@testable import DemoApp
+import Synchronization
 import Testing
 import WayfinderCore
 
@@ -9,7 +10,8 @@ struct Driver {
     var state: SessionState
     var lastTransitions: [Transition] = []
 
-    init(_ context: JSONObject = [:], link: String? = nil) throws {
+    init(_ context: JSONObject = [:], link: String? = nil, clock: DemoClock = .system) throws {
+        services = DemoServices(users: Driver.users(clock: clock))
         state = try demoEngine.start(session: "test", context: context, deepLink: link)
         #expect(invariantViolations(of: state) == [])
     }
@@ -20,7 +22,17 @@ struct Driver {
 
     /// The sample app's account service, in memory (one per driver): effects are completed at
     /// once, in the action's revision, as the server does when they finish within its wait.
-    let services = DemoServices(users: try! UserStore(path: nil))
+    /// Its accounts are ``accounts``, each with the password ``password``.
+    let services: DemoServices
+
+    /// The addresses that have an account in every driver's service.
+    static let accounts = ["a@b.c", "ada@example.com", "b@c.d", "a@b"]
+    /// The password of each of ``accounts``.
+    static let password = "12345678"
+
+    static func users(clock: DemoClock) -> UserStore {
+        try! UserStore.inMemory(accounts: Dictionary(uniqueKeysWithValues: accounts.map { ($0, password) }), clock: clock)
+    }
 
     @discardableResult
     mutating func apply(_ action: Action, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Transition] {
@@ -98,6 +110,16 @@ struct Driver {
         return nil
     }
 
+    /// The code in the newest mail to `address` (sign-up, reset, unlock).
+    func code(to address: String) -> String? { services.mailer.code(to: address) }
+
+    /// Signs up `email` with ``password``: the form, then the code the mail brought.
+    mutating func signUp(_ email: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try route("signUp", ["name": "Ada", "email": .string(email), "password": .string(Self.password)], sourceLocation: sourceLocation)
+        let mailed = try #require(code(to: email), sourceLocation: sourceLocation)
+        try route("confirmSignUp", ["code": .string(mailed)], sourceLocation: sourceLocation)
+    }
+
     var notices: [Notice] { top.components.compactMap { if case .notice(let n) = $0 { n } else { nil } } }
 
     /// Expects the action to be refused with `error` and the state to be unchanged.
@@ -119,6 +141,13 @@ struct Driver {
         #expect(outcome.transitions == [], sourceLocation: sourceLocation)
         #expect(outcome.state == before, sourceLocation: sourceLocation)
     }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let time = Mutex(Duration.seconds(1000))
+    var clock: DemoClock { DemoClock { self.time.withLock { $0 } } }
+    func advance(by duration: Duration) { time.withLock { $0 += duration } }
 }
 
 private func describe(_ node: Coordinator) -> String {

@@ -44,7 +44,8 @@ import WayfinderCore
         try d.route("login", ["email": .string(huge), "password": "x"])
         #expect(d.field("email") == huge)
         try d.route("login", ["email": .string(huge + "@"), "password": .string(huge)])
-        #expect(d.stack == ["dashboard"])
+        #expect(d.stack == ["login"])
+        #expect(d.notices == [Notice(.error, "That email and password do not match.")])
     }
 
     @Test func unknownDeepLinkNamesTheLink() throws {

@@ -116,7 +116,7 @@ import WayfinderCore
                 // Effects come back, each with a reply or a failure of any kind.
                 while let effect = state.effects.first {
                     let completion: EffectCompletion = rng.chance(70)
-                        ? .success(.string(rng.pick(["signedIn", "wrongPassword", "unknownAddress", "registered", "addressTaken"])))
+                        ? .success(.string(rng.pick(["signedIn", "refused", "throttled", "locked", "codeSent", "registered", "wrongCode", "passwordChanged"])))
                         : .failure(rng.pick([.timedOut, .interrupted, .unavailable("down")]))
                     log.append("complete \(effect.id) \(completion)")
                     let done = try engine.reduce(state, .completeEffect(id: effect.id, completion))
@@ -186,7 +186,7 @@ import WayfinderCore
 
     static func randomParams(_ rng: inout SplitMix64, _ specs: [ParamSpec]) -> JSONObject {
         var params: JSONObject = [:]
-        let password = rng.pick(["12345678", "short", "password1", ""])
+        let password = rng.pick(["12345678", "short", "12345678", ""])
         for spec in specs {
             let roll = rng.next(below: 100)
             if roll < 6 { continue }  // missing

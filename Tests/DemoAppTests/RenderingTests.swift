@@ -1,4 +1,4 @@
-import DemoApp
+@testable import DemoApp
 import Testing
 import WayfinderCore
 
@@ -6,6 +6,7 @@ import WayfinderCore
 @Suite struct RenderingTests {
     static let expectedRoutes: [String: [String]] = [
         "walkthrough": ["next", "skip"], "login": ["login", "register", "forgotPassword"], "register": ["signUp"],
+        "confirmSignUp": ["confirmSignUp"], "unlock": ["unlock"], "forgotPassword": ["sendCode"], "resetPassword": ["resetPassword"],
         "changePassword": ["savePassword"], "passwordChanged": ["done"], "dashboard": ["openTodo"],
         "todoList": ["addTodo", "showTodo"], "todoAdd": ["saveTodo", "cancel"], "todoDetail": ["updateTodo", "deleteTodo"],
         "profile": ["changePassword", "emailTodos", "logout"],
@@ -20,10 +21,17 @@ import WayfinderCore
         result.append(d)
         try d.route("register")
         result.append(d)
+        try d.route("signUp", ["name": "Ada", "email": "new@example.com", "password": "12345678"])
+        result.append(d)
+        d = try Driver(["onboarded": true])
+        for _ in 0..<Attempts.lockAfter { try d.route("login", ["email": "a@b.c", "password": "wrong password"]) }
+        result.append(d)
         d = try Driver(["onboarded": true])
         try d.route("forgotPassword")
         result.append(d)
-        try d.route("savePassword", ["password": "12345678", "confirm": "12345678"])
+        try d.route("sendCode", ["email": "a@b.c"])
+        result.append(d)
+        try d.route("resetPassword", ["code": .string(d.code(to: "a@b.c") ?? ""), "password": "12345678", "confirm": "12345678"])
         result.append(d)
         d = try Driver.signedIn()
         result.append(d)
@@ -81,7 +89,7 @@ import WayfinderCore
         try d.link("wayfinder://todos/new")
         #expect(d.rendered.stack.map(\.presentation) == [.root, .fullScreen])
         try d.link("wayfinder://profile/password")
-        try d.route("savePassword", ["password": "12345678", "confirm": "12345678"])
+        try d.route("savePassword", ["current": "12345678", "password": "12345678", "confirm": "12345678"])
         #expect(d.rendered.stack.map(\.presentation) == [.root, .push, .push])
     }
 

@@ -15,7 +15,7 @@ import WayfinderCore
         try step { try $0.route("skip") }
         try step { try $0.route("login", ["email": "nope", "password": "x"]) }
         try step { try $0.link("wayfinder://todos/3") }
-        try step { try $0.route("login", ["email": "a@b.c", "password": "password1"]) }
+        try step { try $0.route("login", ["email": "a@b.c", "password": "12345678"]) }
         try step { try $0.route("updateTodo", ["title": " ", "completed": true]) }
         try step { try $0.tab("profile") }
         try step { try $0.route("changePassword") }

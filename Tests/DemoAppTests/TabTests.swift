@@ -36,7 +36,7 @@ import WayfinderCore
         var d = try Driver.signedIn()
         try d.tab("profile")
         try d.route("changePassword")
-        try d.route("savePassword", ["password": "12345678", "confirm": "12345678"])
+        try d.route("savePassword", ["current": "12345678", "password": "12345678", "confirm": "12345678"])
         try d.tab("profile")
         #expect(d.lastTransitions == [t(.pop, ["s4", "s5"])])
         #expect(d.ids == [Main.profile])

@@ -129,7 +129,9 @@ private struct ParcelFlow: Flow {
             $0["text"].string == "The server restarted before your account was created: enter your password again."
         })
         let again = try c.route(s, "signUp", ["name": "Ada", "email": "ada@example.com", "password": "correct-horse"])
-        try expectAction(again, revision: 5, stack: ["dashboard"])
+        try expectAction(again, revision: 5, stack: ["login", "register", "confirmSignUp"])
+        let confirmed = try c.route(s, "confirmSignUp", ["code": try #require(mailedCode(in: folder + "/demo-mail.jsonl"))])
+        try expectAction(confirmed, revision: 6, stack: ["dashboard"])
         let logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         #expect(logged.contains(#""event":"effects_resumed""#), "\(logged)")
         #expect(!logged.contains("correct-horse"))

@@ -27,8 +27,8 @@ import WayfinderStore
         step(try c.back(s), "back")
         step(try c.tab(s, "profile"), "tab profile")
         step(try c.route(s, "changePassword"), "route changePassword")
-        step(try c.route(s, "savePassword", ["password": passwords[2], "confirm": passwords[3]]), "route savePassword")  // no match
-        step(try c.route(s, "savePassword", ["password": passwords[2], "confirm": passwords[2]]), "route savePassword")
+        step(try c.route(s, "savePassword", ["current": passwords[1], "password": passwords[2], "confirm": passwords[3]]), "route savePassword")  // no match
+        step(try c.route(s, "savePassword", ["current": passwords[1], "password": passwords[2], "confirm": passwords[2]]), "route savePassword, effect e2 result")
         step(try c.route(s, "done"), "route done")
         step(try c.call("POST", s.path + "/rewind", token: s.token, json: #"{"revision": 9}"#), "rewind to r9")
         step(try c.tab(s, "profile"), "tab profile")
@@ -199,7 +199,7 @@ import WayfinderStore
     }
 
     @Test func rewindWhileAnEffectIsPendingIs409() throws {
-        let services = try DemoServices(users: UserStore(path: nil), delay: .seconds(2)).effects
+        let services = try DemoServices(users: .testAccounts(), delay: .seconds(2)).effects
         let server = try InProcessServer(services: services) { $0.effectWait = .milliseconds(20) }
         defer { server.stop() }
         let c = server.client()
@@ -212,7 +212,7 @@ import WayfinderStore
     }
 
     @Test func aRewoundScreenDoesNotWaitForAnEffectThatIsDone() throws {
-        let services = try DemoServices(users: UserStore(path: nil), delay: .milliseconds(300)).effects
+        let services = try DemoServices(users: .testAccounts(), delay: .milliseconds(300)).effects
         let server = try InProcessServer(services: services) { $0.effectWait = .milliseconds(20) }
         defer { server.stop() }
         let c = server.client()

@@ -10,7 +10,7 @@ import WayfinderLiveTesting
     private let arguments = ["--port", "0", "--store", "memory", "--log-level", "error", "--threads", "1"]
 
     @Test func aServedAppAnswersThroughLibcurl() throws {
-        let server = try Server(DemoApp.makeApplication, services: DemoApp.makeServices).start(arguments: arguments)
+        let server = try Server(DemoApp.makeApplication, services: { _ in try DemoServices(users: .testAccounts()).effects }).start(arguments: arguments)
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
         let session = try LiveSession(baseURL: base, context: ["onboarded": true])
@@ -34,7 +34,7 @@ import WayfinderLiveTesting
             "\(error)" == "invalid --port '70000': must be an integer from 0 to 65535"
         }
         #expect { try Server(DemoApp.makeApplication).start(arguments: arguments) } throws: { error in
-            "\(error)" == "no service is registered for the effects of auth, profile"
+            "\(error)" == "no service is registered for the effects of auth, changePassword, profile"
         }
         #expect { try Server(BrokenApp.make).start(arguments: arguments) } throws: { error in
             "\(error)".contains("deep link 'broken://nowhere' is opened by no flow")

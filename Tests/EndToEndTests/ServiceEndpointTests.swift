@@ -30,7 +30,7 @@ import Testing
             }
         }
         let auth = try #require(flows.first { $0["name"].string == "auth" })
-        #expect(auth["screens"].array.compactMap(\.string) == ["login", "register"])
+        #expect(auth["screens"].array.compactMap(\.string) == ["login", "register", "confirmSignUp", "unlock"])
         #expect(auth["children"].array.compactMap(\.string) == ["changePassword"])
         let login = try #require(auth["routes"].array.first { $0["name"].string == "login" })
         #expect(login["params"].canonical == #"[{"name":"email","required":true,"type":"string"},{"name":"password","required":true,"secret":true,"type":"string"}]"#)

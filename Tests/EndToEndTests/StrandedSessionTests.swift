@@ -25,6 +25,7 @@ import WayfinderStore
         let database = folder + "/s.sqlite", log = folder + "/out.log"
         let arguments = ["--store", "sqlite:" + database, "--public", folder, "--openapi", folder + "/none.yaml"]
 
+        try seedDemoAccount(in: folder)
         let before = try BinaryServer(arguments: arguments)
         var c = Client(port: before.port)
         let signedOut = try c.createSession(jsonText(["context": ["onboarded": true]]))

@@ -103,7 +103,7 @@ import Testing
         let changePassword = try #require(r.state.top["id"].string)
         #expect(r.json.transitions == [T(op: "push", screens: [changePassword], tab: nil)])
         #expect(r.state["stack"][0]["coordinator"].string != r.state["stack"][1]["coordinator"].string)
-        r = try c.route(s, "savePassword", ["password": "new-password", "confirm": "new-password"])
+        r = try c.route(s, "savePassword", ["current": "password1", "password": "new-password", "confirm": "new-password"])
         try expectAction(r, revision: 13, stack: ["profile", "changePassword", "passwordChanged"])
         let passwordChanged = try #require(r.state.top["id"].string)
         #expect(r.json.transitions == [T(op: "push", screens: [passwordChanged], tab: nil)])

@@ -28,6 +28,8 @@ SCREENSHOTS = os.environ.get("SCREENSHOT_DIR", "artifacts/screenshots")
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 TIMEOUT = 10
+# The account every story signs in with; `account()` creates others.
+ADA, PASSWORD = "ada@example.com", "correct horse"
 
 
 @pytest.fixture(scope="session")
@@ -165,6 +167,9 @@ class App:
         css = '[data-component="notice"]' + (f'[data-style="{style}"]' if style else "")
         return [n.get_attribute("textContent") for n in self.in_top(css)]
 
+    def field_value(self, name):
+        return self.top().find_element(By.CSS_SELECTOR, f'[data-component="field"][data-name="{name}"] :is(input, textarea)').get_attribute("value")
+
     def list_item(self, title):
         for item in self.in_top('[data-testid="list-item"]'):
             if item.find_element(By.CSS_SELECTOR, ".list-title").get_attribute("textContent") == title:
@@ -212,7 +217,7 @@ class App:
             self.click_route("next")
         self.wait_screen("login")
 
-    def sign_in(self, email="ada@example.com", password="correct horse"):
+    def sign_in(self, email=ADA, password=PASSWORD):
         self.fill("email", email)
         self.fill("password", password)
         self.click_route("login")
@@ -226,6 +231,79 @@ class App:
             headers={"Authorization": f"Bearer {session['token']}", "Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read() or b"null")
+
+
+def mailed_code(mail_file, address, after=0):
+    """The six-digit code of the newest message to `address` in the server's mail file, once more
+    than `after` messages went there."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            lines = [json.loads(line) for line in open(mail_file, encoding="utf-8") if line.strip()]
+        except FileNotFoundError:
+            lines = []
+        mine = [m for m in lines if m["to"] == address]
+        if len(mine) > after:
+            match = re.search(r"\b\d{6}\b", mine[-1]["body"])
+            assert match, mine[-1]
+            return match.group(0)
+        time.sleep(0.05)
+    raise AssertionError(f"no code was mailed to {address}")
+
+
+def messages_to(mail_file, address):
+    try:
+        return [m for m in (json.loads(line) for line in open(mail_file, encoding="utf-8") if line.strip()) if m["to"] == address]
+    except FileNotFoundError:
+        return []
+
+
+def _call(base_url, method, path, body=None, token=None):
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base_url + path, method=method, data=None if body is None else json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+        return json.loads(response.read() or b"null")
+
+
+def _settled(base_url, session, screen):
+    """The session's state once its top screen is `screen` (a slow service answers later)."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        state = _call(base_url, "GET", f"/v1/sessions/{session['id']}", token=session["token"])
+        if state["stack"][-1]["name"] == screen:
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"the session never showed {screen}")
+
+
+_accounts = set()
+
+
+def account(base_url, mail_file, email, password=PASSWORD):
+    """Creates the account `email` through the API as a user does (sign up, then the mailed code),
+    once per server."""
+    if (base_url, email) in _accounts:
+        return email
+    session = _call(base_url, "POST", "/v1/sessions", {"context": {"onboarded": True}})
+    route = lambda name, params=None: _call(base_url, "POST", f"/v1/sessions/{session['id']}/routes",
+                                            {"route": name, "params": params or {}}, token=session["token"])
+    sent = len(messages_to(mail_file, email))
+    route("register")
+    route("signUp", {"name": "Ada", "email": email, "password": password})
+    _settled(base_url, session, "confirmSignUp")
+    route("confirmSignUp", {"code": mailed_code(mail_file, email, after=sent)})
+    _settled(base_url, session, "dashboard")
+    _accounts.add((base_url, email))
+    return email
+
+
+def mail_file(name):
+    path = os.environ.get(name)
+    if not path:
+        pytest.fail(f"{name} is not set: run Tests/browser/run.sh")
+    return path
 
 
 @pytest.fixture
@@ -245,7 +323,10 @@ def console(browser):
 
 @pytest.fixture
 def app(browser, base_url, console):
-    return App(browser, base_url, console)
+    account(base_url, mail_file("WAYFINDER_MAIL"), ADA)
+    app = App(browser, base_url, console)
+    app.mail = mail_file("WAYFINDER_MAIL")
+    return app
 
 
 @pytest.fixture
@@ -254,6 +335,7 @@ def slow_app(browser, console):
     url = os.environ.get("WAYFINDER_SLOW_URL")
     if not url:
         pytest.fail("WAYFINDER_SLOW_URL is not set: run Tests/browser/run.sh")
+    account(url.rstrip("/"), mail_file("WAYFINDER_SLOW_MAIL"), ADA)
     return App(browser, url.rstrip("/"), console)
 
 

@@ -44,7 +44,10 @@ if ! [ -x "$WAYFINDER_BIN" ]; then
 fi
 PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$ROOT/artifacts" "$SCREENSHOT_DIR"
-"$WAYFINDER_BIN" --host 127.0.0.1 --port "$PORT" --store memory --public Public >"$SERVER_LOG" 2>&1 &
+# The sample app mails its codes (sign-up, reset, unlock) to these files; the tests read them.
+export WAYFINDER_MAIL=$ROOT/artifacts/browser-mail.jsonl WAYFINDER_SLOW_MAIL=$ROOT/artifacts/browser-slow-mail.jsonl
+rm -f "$WAYFINDER_MAIL" "$WAYFINDER_SLOW_MAIL"
+WAYFINDER_DEMO_MAIL=$WAYFINDER_MAIL "$WAYFINDER_BIN" --host 127.0.0.1 --port "$PORT" --store memory --public Public >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 stop_server() {
   if kill -0 "$SERVER_PID" 2>/dev/null; then
@@ -57,7 +60,7 @@ stop_server() {
 # A second server whose account service takes 1.5 s, with a 200 ms effect wait: sign-in shows
 # the busy screen, and its result is pushed (Tests/browser/test_effects.py).
 SLOW_PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-WAYFINDER_DEMO_SERVICE_DELAY=1.5 "$WAYFINDER_BIN" --host 127.0.0.1 --port "$SLOW_PORT" --store memory --public Public \
+WAYFINDER_DEMO_MAIL=$WAYFINDER_SLOW_MAIL WAYFINDER_DEMO_SERVICE_DELAY=1.5 "$WAYFINDER_BIN" --host 127.0.0.1 --port "$SLOW_PORT" --store memory --public Public \
   --effect-wait 200ms >"$ROOT/artifacts/browser-slow-server.log" 2>&1 &
 SLOW_PID=$!
 stop_slow() { kill "$SLOW_PID" 2>/dev/null; wait "$SLOW_PID" 2>/dev/null; }

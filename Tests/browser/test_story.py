@@ -2,6 +2,8 @@
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from conftest import ADA, PASSWORD, account, mailed_code, messages_to
+
 
 def test_walkthrough_then_a_failed_and_a_successful_login(app):
     app.open("/")
@@ -30,9 +32,35 @@ def test_walkthrough_then_a_failed_and_a_successful_login(app):
     assert app.driver.switch_to.active_element.get_attribute("data-route") == "login", "focus stays on the button"
     app.screenshot("02-login-error")
 
+    # A wrong password and an address with no account read the same.
+    app.sign_in(password="not the password")
+    refused = "That email and password do not match."
+    assert any(refused in n for n in app.notices("error")), app.notices("error")
+    app.sign_in(email="nobody@example.com")
+    assert app.field_value("email") == "nobody@example.com"
+    assert any(refused in n for n in app.notices("error")), "an unknown address gets the same notice"
+    app.fill("email", ADA)
+
     app.sign_in()
     app.wait_screen("dashboard")
     assert app.driver.find_element(By.CSS_SELECTOR, '[data-testid="tab"][aria-current="page"]').get_attribute("data-tab") == "home"
+
+
+def test_sign_up_mails_a_code_and_the_account_exists_once_it_is_entered(app):
+    app.open("/")
+    app.through_walkthrough()
+    app.click_route("register")
+    app.wait_screen("register")
+    app.fill("name", "Grace")
+    app.fill("email", "grace@example.com")
+    app.fill("password", PASSWORD)
+    app.click_route("signUp")
+    app.wait_screen("confirmSignUp")
+    assert "grace@example.com" in app.top().text
+    app.screenshot("02b-confirm-sign-up")
+    app.fill("code", mailed_code(app.mail, "grace@example.com"))
+    app.click_route("confirmSignUp")
+    app.wait_screen("dashboard")
     assert [t.get_attribute("data-tab") for t in app.driver.find_elements(By.CSS_SELECTOR, '[data-testid="tab"]')] == ["home", "todos", "profile"]
 
 
@@ -80,9 +108,11 @@ def test_add_a_todo_in_the_sheet_open_it_and_complete_it(app):
 
 
 def test_change_password_from_profile_and_return_to_profile(app):
+    # An account of its own: the other stories keep signing in with theirs.
+    email = account(app.base_url, app.mail, "changes@example.com")
     app.open("/")
     app.through_walkthrough()
-    app.sign_in()
+    app.sign_in(email=email)
     app.wait_screen("dashboard")
     app.tab("profile")
     app.wait_screen("profile")
@@ -90,12 +120,14 @@ def test_change_password_from_profile_and_return_to_profile(app):
 
     app.click_route("changePassword")
     app.wait_screen("changePassword")
+    app.fill("current", PASSWORD)
     app.fill("password", "new password 1")
     app.fill("confirm", "different 2")
     app.click_route("savePassword")
     assert app.top_name() == "changePassword" and app.notices("error"), "mismatched passwords give a notice"
     app.screenshot("07-change-password")
 
+    app.fill("current", PASSWORD)
     app.fill("password", "new password 1")
     app.fill("confirm", "new password 1")
     app.click_route("savePassword")
@@ -103,6 +135,33 @@ def test_change_password_from_profile_and_return_to_profile(app):
     app.click_route("done")
     app.wait_screen("profile")
     assert app.in_top('[data-testid="nav-back"]') == [], "back at the profile tab's root"
+
+    # The new password is the account's now.
+    app.click_route("logout")
+    app.wait_screen("login")
+    app.sign_in(email=email, password="new password 1")
+    app.wait_screen("dashboard")
+
+
+def test_forgot_password_mails_a_code_that_sets_a_new_one(app):
+    email = account(app.base_url, app.mail, "forgot@example.com")
+    app.open("/")
+    app.through_walkthrough()
+    app.click_route("forgotPassword")
+    app.wait_screen("forgotPassword")
+    sent = len(messages_to(app.mail, email))
+    app.fill("email", email)
+    app.click_route("sendCode")
+    app.wait_screen("resetPassword")
+    app.fill("code", mailed_code(app.mail, email, after=sent))
+    app.fill("password", "brand new pw")
+    app.fill("confirm", "brand new pw")
+    app.click_route("resetPassword")
+    app.wait_screen("passwordChanged")
+    app.click_route("done")
+    app.wait_screen("login")
+    app.sign_in(email=email, password="brand new pw")
+    app.wait_screen("dashboard")
 
 
 def test_deep_link_while_logged_out_opens_after_login(app):

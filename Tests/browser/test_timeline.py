@@ -7,7 +7,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from conftest import DESKTOP
+from conftest import DESKTOP, account
 
 
 def open_inspector(app):
@@ -36,7 +36,7 @@ def test_the_timeline_rewinds_to_an_earlier_screen_on_click(app):
     app.click_route("next")  # revision 2: page 2 of the walkthrough
     page_two = app.top_id()
     app.through_walkthrough()
-    app.sign_in(password="Timeline-Pw-1")
+    app.sign_in(email=account(app.base_url, app.mail, "timeline@example.com", "Timeline-Pw-1"), password="Timeline-Pw-1")
     app.wait_screen("dashboard")
     current = app.revision()
     wait_timeline(app, current)

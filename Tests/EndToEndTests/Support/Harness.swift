@@ -7,6 +7,27 @@ import WayfinderHTTP
 import WayfinderStore
 import WayfinderLiveTesting
 
+extension UserStore {
+    /// The accounts the tests sign in with: `password1` but for the journal's walkthrough.
+    static func testAccounts(mailer: Mailer = Mailer()) throws -> UserStore {
+        let accounts = ["a@b.c", "b@b.c", "ada@example.com", "slow@b.c"].map { ($0, "password1") } + [("walk@b.c", "Pw-Walk-Through-1")]
+        return try inMemory(accounts: Dictionary(uniqueKeysWithValues: accounts), mailer: mailer)
+    }
+}
+
+/// Writes the sample app's accounts file in `folder` (a SQLite store's) with `ada@example.com`,
+/// password `password1`: an account the real binary starts with.
+func seedDemoAccount(in folder: String) throws {
+    let line = #"{"email":"ada@example.com","name":"Ada","hash":"$y$j9T$hK9H4XJLW1kiZCdZ3dWP3.$rJzkZvJ0Yn2M0PPTSTzbhL97ncExS9ZPstaZC5QHcmB"}"#
+    try (line + "\n").write(toFile: folder + "/demo-users.jsonl", atomically: true, encoding: .utf8)
+}
+
+/// The six-digit code in the newest message of a sample app's mail file (sign-up, reset, unlock).
+func mailedCode(in path: String) -> String? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8), let last = text.split(separator: "\n").last else { return nil }
+    return last.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init)
+}
+
 /// One answer, with its body parsed as JSON when it is JSON.
 struct Reply: CustomStringConvertible {
     var status: Int
@@ -124,6 +145,8 @@ final class InProcessServer {
     let api: WayfinderAPI
     let server: HTTPServer
     let port: Int
+    /// The sample app's mail, where its codes go (unless the test gave services of its own).
+    let mailer = Mailer()
     private var stopped = false
 
     enum StoreKind {
@@ -164,7 +187,7 @@ final class InProcessServer {
         configuration.operatorKey = TestIdentity.operatorKey
         configure(&configuration)
         // The sample app's accounts, in memory, one store per server.
-        let services = try services ?? DemoServices(users: UserStore(path: nil)).effects
+        let services = try services ?? DemoServices(users: .testAccounts(mailer: mailer)).effects
         api = WayfinderAPI(engine: engine, store: store, configuration: configuration, logger: Logger(level: .error), services: services)
         server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2), handler: api)
         try server.start()

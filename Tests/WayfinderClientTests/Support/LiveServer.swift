@@ -29,7 +29,7 @@ final class LiveServer: Sendable {
         configureAPI(&configuration)
         api = WayfinderAPI(
             engine: demoEngine, store: store, configuration: configuration, logger: Logger(level: .error),
-            services: try DemoServices(users: UserStore(path: nil), delay: serviceDelay).effects)
+            services: try DemoServices(users: .inMemory(accounts: ["a@b.c": "password1", "ada@example.com": "correct horse battery", "slow@b.c": "password1"]), delay: serviceDelay).effects)
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2)
         configureHTTP(&http)
         server = HTTPServer(configuration: http, handler: api)

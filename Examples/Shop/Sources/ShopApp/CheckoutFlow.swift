@@ -6,8 +6,12 @@ import WayfinderCore
 /// the card asks for it. It finishes with the placed order's number.
 ///
 /// Paying and confirming the code are effects: the shop's payment service (``PaymentService``)
-/// answers them, and the screen that asked shows as busy until it has. Card numbers, security
-/// codes and 3-D Secure codes are ``Secret``s: never stored, never shown again.
+/// answers them, and the screen that asked shows as busy until it has. The sign-in password, card
+/// numbers, security codes and 3-D Secure codes are ``Secret``s: never stored, never shown again.
+///
+/// - Important: the shop has no account service yet: its sign-in form checks the form only, and a
+///   session signed in by the shop's identity provider (a verified JWT) is the real way in. The
+///   sample app's `UserStore` shows how an account service answers.
 struct CheckoutFlow: ShopFlow {
     enum Screen: FlowScreen {
         case signIn, guest, delivery, payment, secureCode
@@ -15,7 +19,7 @@ struct CheckoutFlow: ShopFlow {
     }
 
     enum Route: FlowRoute {
-        case signIn(email: String, password: String)
+        case signIn(email: String, password: Secret)
         case continueAsGuest
         case continueWithEmail(email: String)
         case signInInstead
@@ -82,7 +86,7 @@ struct CheckoutFlow: ShopFlow {
         switch route {
         case .signIn(let email, let password):
             let email = email.trimmed
-            guard Self.isEmail(email), password.count >= 8 else {
+            guard Self.isEmail(email), password.value.count >= 8 else {
                 return flow.reject("Enter your email address and a password of at least 8 characters.", keeping: ["email": .string(email)])
             }
             flow.context.signedIn = true
