@@ -87,7 +87,7 @@ extension WayfinderAPI {
         commit(
             outcome, status: 200, session: known, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
             fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
-            for: m.client, on: m.loop
+            for: m.client, shape: m.context.shape, on: m.loop
         ) { [self] result in
             switch result {
             case .success(let response):
@@ -171,7 +171,7 @@ extension WayfinderAPI {
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
                 fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
-                for: m.client, on: m.loop
+                for: m.client, shape: m.context.shape, on: m.loop
             ) { [self] result in
                 switch result {
                 case .success(let response):
@@ -218,12 +218,13 @@ extension WayfinderAPI {
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
-        for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
+        for client: ClientComponents? = nil, shape: StateShape = .full, on loop: (any StoreLoop)?,
+        _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         let transitions = JournalRecord.transitionsJSON(outcome.transitions)
         guard outcome.changed || key != nil else {
-            let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
+            let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client, shape: shape)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
             return then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
         }
@@ -245,7 +246,7 @@ extension WayfinderAPI {
                 return then(.failure(error))
             }
         }
-        let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
+        let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client, shape: shape)
         let record = key.map { key in
             IdempotencyRecord(
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,
