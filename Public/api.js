@@ -34,6 +34,30 @@ export function newIdempotencyKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * The state shape this client reads (`Wayfinder-Shape`, `?shape=` on the event stream): in shape 2
+ * `stack` holds the ids of screens that `navigation` holds, so no screen is sent twice.
+ */
+const SHAPE = '2';
+
+/**
+ * `state` with its `stack` as screens: in shape 2 the server sends their ids, each naming a screen
+ * of `navigation`; a state already in shape 1 (an older server) is left as it is.
+ */
+export function resolveStack(state) {
+  if (!state || !Array.isArray(state.stack) || !state.stack.some((s) => typeof s === 'string')) return state;
+  const byId = new Map();
+  const collect = (node) => {
+    for (let n = node; n; n = n.modal) {
+      for (const screen of n.screens ?? []) byId.set(screen.id, screen);
+      for (const tab of n.tabs ?? []) collect(tab.root);
+    }
+  };
+  collect(state.navigation);
+  state.stack = state.stack.map((s) => (typeof s === 'string' ? byId.get(s) : s)).filter(Boolean);
+  return state;
+}
+
 /** How many times one request is sent again after `409 version_ahead` (see `#request`). */
 const VERSION_AHEAD_RETRIES = 4;
 
@@ -117,7 +141,7 @@ export class Api {
     this.#request('POST', `${this.#sessionPath()}/events`)
       .then((data) => {
         if (stopped) return;
-        source = new EventSource(`${path}?ticket=${encodeURIComponent(data.ticket)}${components}`);
+        source = new EventSource(`${path}?ticket=${encodeURIComponent(data.ticket)}${components}&shape=${SHAPE}`);
         source.addEventListener('open', () => onOpen());
         source.addEventListener('error', () => onError(source.readyState === EventSource.CLOSED));
         source.addEventListener('state', (event) => {
@@ -127,7 +151,7 @@ export class Api {
           } catch {
             return; // a broken event is skipped; the next one carries the whole state again
           }
-          onState(state);
+          onState(resolveStack(state));
         });
       })
       .catch(() => {
@@ -157,6 +181,7 @@ export class Api {
     if (key) headers['Idempotency-Key'] = key;
     if (ifMatch) headers['If-Match'] = ifMatch;
     if (this.components) headers['Wayfinder-Components'] = this.components;
+    headers['Wayfinder-Shape'] = SHAPE;
 
     let response;
     let data = null;
@@ -204,6 +229,8 @@ export class Api {
         code: 'unreadable_answer',
       });
     }
+    if (data.navigation) resolveStack(data);
+    else if (data.state?.navigation) resolveStack(data.state);
     return data;
   }
 }

@@ -9,7 +9,7 @@ import argparse, http.client, json
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--port", type=int, required=True)
-ap.add_argument("--shapes", default="1")
+ap.add_argument("--shapes", default="1,2")
 ap.add_argument("--codings", default="identity,gzip")
 ap.add_argument("--todos", type=int, default=50)
 a = ap.parse_args()

@@ -149,7 +149,8 @@ public final class WayfinderAPI: HTTPHandler {
         // would tell an eavesdropper of a secret beside text an attacker chose (BREACH).
         let context = RequestContext(
             requestID: requestID, started: started, method: request.method, path: request.path, route: endpoint.template,
-            session: endpoint.sessionID, acceptEncoding: AcceptEncoding(endpoint == .createSession ? nil : acceptEncoding))
+            session: endpoint.sessionID, acceptEncoding: AcceptEncoding(endpoint == .createSession ? nil : acceptEncoding),
+            shape: Self.shape(request, endpoint))
         let pending = PendingAnswer()
         let reply: Reply = { [self] result in
             guard pending.claim() else { return }
@@ -238,6 +239,14 @@ public final class WayfinderAPI: HTTPHandler {
         }
     }
 
+    /// The shape of state a request's client reads: `Wayfinder-Shape`, or on an event stream
+    /// (which a browser's `EventSource` opens without headers of its own) `?shape=`.
+    static func shape(_ request: HTTPRequest, _ endpoint: Endpoint) -> StateShape {
+        if let declared = request.headers["Wayfinder-Shape"] { return StateShape(declared: declared) }
+        guard case .events = endpoint else { return .full }
+        return StateShape(declared: QueryString.value("shape", in: request.query))
+    }
+
     /// The policy of the web client's files: scripts, styles, images and requests (`fetch`, the
     /// event stream) from the server's own origin only, no inline script or style, no plugins,
     /// no `<base>`, forms posted only here, and the page never framed (clickjacking).
@@ -319,4 +328,6 @@ struct RequestContext: Sendable {
     let session: String?
     /// What the request's `Accept-Encoding` accepts (the body is coded in ``WayfinderAPI/finish(_:_:)``).
     let acceptEncoding: AcceptEncoding
+    /// The shape of state the client reads (`Wayfinder-Shape`, or `?shape=` on an event stream).
+    let shape: StateShape
 }

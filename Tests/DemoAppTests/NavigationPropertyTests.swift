@@ -57,6 +57,10 @@ import WayfinderCore
             guard bytes == engine.render(state).jsonBytes else {
                 return "renderJSON with a memo differs from render: \(String(decoding: bytes, as: UTF8.self))"
             }
+            var shapeMemo = memo
+            if let problem = NavigationPropertyTests.shapeViolation(full: bytes, ids: engine.renderJSON(state, memo: &shapeMemo, shape: .screenIDs), state) {
+                return problem
+            }
             let stored = StateCodec.encode(state, memo: &codec)
             guard stored == StateCodec.encode(state) else {
                 return "StateCodec.encode with a memo differs: \(String(decoding: stored, as: UTF8.self))"
@@ -66,6 +70,23 @@ import WayfinderCore
             }
             return nil
         }
+    }
+
+    /// Shape 2 is shape 1 with `stack` as the visible screens' ids: the same JSON but for
+    /// `stack`, and the same bytes before and after it.
+    static func shapeViolation(full: [UInt8], ids: [UInt8], _ state: SessionState) -> String? {
+        guard case .object(var expected)? = try? JSONParser.parse(full), let parsed = try? JSONParser.parse(ids) else {
+            return "a shape does not parse: \(String(decoding: ids, as: UTF8.self))"
+        }
+        expected["stack"] = .array(state.navigation.visibleScreens.map { .string($0.id) })
+        guard parsed.canonicalBytes == JSONValue.object(expected).canonicalBytes else {
+            return "shape 2 is not shape 1 with screen ids: \(String(decoding: ids, as: UTF8.self))"
+        }
+        let stack = Array(#","stack":["#.utf8), tail = Array(#"],"pendingDeepLink":"#.utf8)
+        guard let start = ids.firstRange(of: stack)?.lowerBound, let end = ids.ranges(of: tail).last?.lowerBound,
+            let fullEnd = full.ranges(of: tail).last?.lowerBound, full.starts(with: ids[..<start]), full[fullEnd...] == ids[end...]
+        else { return "shape 2 differs from shape 1 outside stack: \(String(decoding: ids, as: UTF8.self))" }
+        return nil
     }
 
     /// One random session; returns the first broken invariant.

@@ -99,7 +99,8 @@ extension WayfinderAPI {
                     let response = try await commit(
                         folded.outcome, status: folded.leftover.isEmpty ? 200 : 202, session: session, cacheKey: pending.cacheKey,
                         idempotencyKey: pending.idempotencyKey, fingerprint: pending.fingerprint, memo: memo, before: base,
-                        journal: folded.journal, requestID: pending.context.requestID, at: pending.time, for: pending.client)
+                        journal: folded.journal, requestID: pending.context.requestID, at: pending.time, for: pending.client,
+                        shape: pending.context.shape)
                     if case .trigger(let route) = pending.action {
                         metrics.routeTriggered(flow: handlingFlow(route, in: base), route: route.name)
                     }
@@ -247,12 +248,12 @@ extension WayfinderAPI {
     private func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
-        at time: Int64? = nil, for client: ClientComponents? = nil
+        at time: Int64? = nil, for client: ClientComponents? = nil, shape: StateShape = .full
     ) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
             commit(
                 outcome, status: status, session: session, cacheKey: cacheKey, idempotencyKey: key, fingerprint: fingerprint,
-                memo: memo, before: before, journal: journal, requestID: requestID, at: time, for: client, on: nil
+                memo: memo, before: before, journal: journal, requestID: requestID, at: time, for: client, shape: shape, on: nil
             ) { continuation.resume(with: $0) }
         }
     }

@@ -6,15 +6,17 @@ extension WayfinderAPI {
     /// remembered: the revision may not be stored). For a client that does not render
     /// everything, the state is rendered for it with a memo of its own, and neither is returned.
     /// `transitions`: `outcome`'s transitions as ``JournalRecord/transitionsJSON(_:)`` writes them.
+    /// The rendering returned is shape 1 (what the cache holds), whatever `shape` the body has.
     func actionBody(
-        _ outcome: Outcome, transitions: [UInt8], memo: RenderMemo, for client: ClientComponents? = nil
+        _ outcome: Outcome, transitions: [UInt8], memo: RenderMemo, for client: ClientComponents? = nil, shape: StateShape = .full
     ) -> (body: [UInt8], rendered: [UInt8]?, memo: RenderMemo?) {
         if let client {
-            return (actionBody(render(outcome.state, for: client), transitions), nil, nil)
+            return (actionBody(render(outcome.state, for: client, shape: shape), transitions), nil, nil)
         }
         var memo = memo
         let rendered = engine.renderJSON(outcome.state, memo: &memo)
-        return (actionBody(rendered, transitions), rendered, memo)
+        let body = shape == .full ? rendered : reshaped(outcome.state, memo: memo, shape)
+        return (actionBody(body, transitions), rendered, memo)
     }
 
     /// `{"state": rendered, "transitions": transitions}` (`transitions`: the JSON array of

@@ -90,7 +90,7 @@ extension WayfinderAPI {
                     commit(
                         outcome, status: 200, session: current, cacheKey: cacheKey, idempotencyKey: nil, fingerprint: nil,
                         memo: cache.memo(cacheKey) ?? RenderMemo(), before: state, journal: [.rewind(revision: target)],
-                        requestID: context.requestID, on: nil, done)
+                        requestID: context.requestID, shape: context.shape, on: nil, done)
                 }
             } catch StoreError.conflict(let current) {
                 if ifMatch != nil { throw APIError.revisionMismatch(currentRevision: current) }

@@ -115,7 +115,7 @@ extension WayfinderAPI {
         commit(
             outcome, status: 200, session: known, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
             fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
-            at: m.time, for: m.client, on: m.loop
+            at: m.time, for: m.client, shape: m.context.shape, on: m.loop
         ) { [self] result in
             switch result {
             case .success(let response):
@@ -201,7 +201,7 @@ extension WayfinderAPI {
             commit(
                 outcome, status: 200, session: session, cacheKey: m.cacheKey, idempotencyKey: m.idempotencyKey,
                 fingerprint: m.fingerprint, memo: memo, before: state, journal: [.action(action)], requestID: m.context.requestID,
-                at: m.time, for: m.client, on: m.loop
+                at: m.time, for: m.client, shape: m.context.shape, on: m.loop
             ) { [self] result in
                 switch result {
                 case .success(let response):
@@ -252,12 +252,13 @@ extension WayfinderAPI {
     func commit(
         _ outcome: Outcome, status: Int, session: StoredSession, cacheKey: SessionKey, idempotencyKey key: String?,
         fingerprint: [UInt8]?, memo: RenderMemo, before: SessionState, journal: [JournalAction], requestID: String?,
-        at time: Int64? = nil, for client: ClientComponents? = nil, on loop: (any StoreLoop)?, _ then: @escaping Then<HTTPResponse>
+        at time: Int64? = nil, for client: ClientComponents? = nil, shape: StateShape = .full, on loop: (any StoreLoop)?,
+        _ then: @escaping Then<HTTPResponse>
     ) {
         let headers: HTTPHeaders = ["Content-Type": "application/json", "ETag": ETag.of(outcome.state.revision)]
         let transitions = JournalRecord.transitionsJSON(outcome.transitions)
         guard outcome.changed || key != nil else {
-            let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
+            let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client, shape: shape)
             cache.put(cacheKey, revision: outcome.state.revision, state: outcome.state, body: rendered, memo: renderedMemo)
             return then(.success(HTTPResponse(status: status, headers: headers, body: bytes)))
         }
@@ -281,7 +282,7 @@ extension WayfinderAPI {
                 return then(.failure(error))
             }
         }
-        let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client)
+        let (bytes, rendered, renderedMemo) = actionBody(outcome, transitions: transitions, memo: memo, for: client, shape: shape)
         let record = key.map { key in
             IdempotencyRecord(
                 sessionID: session.id, key: key, fingerprint: fingerprint ?? [], status: status,

@@ -108,7 +108,8 @@ extension WayfinderAPI {
         create(session, now: now, journal: entry, on: loop) { [self] result in
             then(result.map {
                 traffic.record(before: nil, after: state, actions: journal)
-                let response = created(id: new.id, token: new.token, state: state, memo: new.memo, for: launch.client)
+                let response = created(
+                    id: new.id, token: new.token, state: state, memo: new.memo, for: launch.client, shape: launch.request.shape)
                 cache.noteKnown(SessionKey(new.id), session)
                 return response
             })
@@ -125,8 +126,11 @@ extension WayfinderAPI {
     }
 
     /// The `201` answer for a stored session, rendered for `client` (nil: everything).
-    private func created(id: String, token: String, state: SessionState, memo: RenderMemo, for client: ClientComponents?) -> HTTPResponse {
-        let rendered = client.map { render(state, for: $0) } ?? render(state, key: SessionKey(id), startingFrom: memo)
+    private func created(
+        id: String, token: String, state: SessionState, memo: RenderMemo, for client: ClientComponents?, shape: StateShape
+    ) -> HTTPResponse {
+        let rendered =
+            client.map { render(state, for: $0, shape: shape) } ?? render(state, key: SessionKey(id), shape: shape, startingFrom: memo)
         var w = JSONWriter(capacity: rendered.count + 128)
         w.beginObject()
         w.key("id"); w.string(id)
@@ -155,7 +159,7 @@ extension WayfinderAPI {
                     }
                     return HTTPResponse(status: 304, headers: ["ETag": ETag.of(session.revision)])
                 }
-                let (body, revision) = try renderedBody(session, key, for: client)
+                let (body, revision) = try renderedBody(session, key, for: client, shape: context.shape)
                 return json(200, body, ["ETag": ETag.of(revision)])
             })
         }
@@ -177,7 +181,7 @@ extension WayfinderAPI {
                             if session.revision == seen {
                                 response = HTTPResponse(status: 304, headers: ["ETag": ETag.of(seen)])
                             } else {
-                                let (body, revision) = try renderedBody(session, key, for: client)
+                                let (body, revision) = try renderedBody(session, key, for: client, shape: context.shape)
                                 response = json(200, body, ["ETag": ETag.of(revision)])
                             }
                         } else {
@@ -341,27 +345,44 @@ extension WayfinderAPI {
         return loaded.state
     }
 
-    /// The rendered state of a stored session and its revision, from the cache when the revision
-    /// matches; rendered apart (and not cached) for a client that does not render everything.
-    func renderedBody(_ session: StoredSession, _ key: SessionKey, for client: ClientComponents? = nil) throws -> (body: [UInt8], revision: Int) {
-        if client == nil, let body = cache.body(key, revision: session.revision) { return (body, session.revision) }
+    /// The rendered state of a stored session in `shape` and its revision, from the cache when
+    /// the revision matches; rendered apart (and not cached) for a client that does not render
+    /// everything.
+    func renderedBody(
+        _ session: StoredSession, _ key: SessionKey, for client: ClientComponents? = nil, shape: StateShape = .full
+    ) throws -> (body: [UInt8], revision: Int) {
+        if client == nil, shape == .full, let body = cache.body(key, revision: session.revision) { return (body, session.revision) }
         let state = try decodedState(session, key)
-        return (client.map { render(state, for: $0) } ?? render(state, key: key), state.revision)
+        return (client.map { render(state, for: $0, shape: shape) } ?? render(state, key: key, shape: shape), state.revision)
     }
 
     /// `state` for a client that does not render everything, with a memo of its own.
-    func render(_ state: SessionState, for client: ClientComponents) -> [UInt8] {
+    func render(_ state: SessionState, for client: ClientComponents, shape: StateShape = .full) -> [UInt8] {
         var memo = RenderMemo()
-        return engine.renderJSON(state, memo: &memo, for: client)
+        return engine.renderJSON(state, memo: &memo, for: client, shape: shape)
     }
 
     /// Renders a state (reusing the screens of the session's last rendering that still hold) and
-    /// remembers the state, the body and the screens for its revision.
+    /// remembers the state, the body and the screens for its revision; gives it in `shape`.
     /// A new session (`launchMemo` given) is cached only if there is room: it is not yet in use.
-    func render(_ state: SessionState, key: SessionKey, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
+    ///
+    /// The cache holds shape 1 alone: another shape is written from the memo of a shape-1
+    /// rendering of the same state (its screens are reused, only the document is written again),
+    /// rendered first if the cache has none.
+    func render(_ state: SessionState, key: SessionKey, shape: StateShape = .full, startingFrom launchMemo: RenderMemo? = nil) -> [UInt8] {
+        if shape != .full, launchMemo == nil, cache.body(key, revision: state.revision) != nil, let memo = cache.memo(key) {
+            return reshaped(state, memo: memo, shape)
+        }
         let (bytes, memo) = renderUncached(state, key: key, startingFrom: launchMemo)
         cache.put(key, revision: state.revision, state: state, body: bytes, memo: memo, evicting: launchMemo == nil)
-        return bytes
+        return shape == .full ? bytes : reshaped(state, memo: memo, shape)
+    }
+
+    /// `state` in `shape`, written from `memo`, the memo of its own shape-1 rendering (which stays
+    /// as it is).
+    func reshaped(_ state: SessionState, memo: RenderMemo, _ shape: StateShape) -> [UInt8] {
+        var memo = memo
+        return engine.renderJSON(state, memo: &memo, shape: shape)
     }
 
     /// Renders a state without remembering it: for a revision that is not stored yet (the cache

@@ -74,6 +74,10 @@ final class Transport: Sendable {
         }
         for (name, value) in configuration.headers { request.setValue(value, forHTTPHeaderField: name) }
         for (name, value) in call.headers { request.setValue(value, forHTTPHeaderField: name) }
+        // The shape this client reads, unless the configuration or the call names one.
+        if request.value(forHTTPHeaderField: WireState.shapeHeader.name) == nil {
+            request.setValue(WireState.shapeHeader.value, forHTTPHeaderField: WireState.shapeHeader.name)
+        }
         return request
     }
 

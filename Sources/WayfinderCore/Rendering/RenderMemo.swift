@@ -73,8 +73,11 @@ final class NavigationReads: @unchecked Sendable {
 extension Engine {
     /// The contract's `State` as JSON, byte for byte `render(state, for: client).jsonBytes`,
     /// reusing the memo's screens where they still hold; the memo is updated for the next call.
-    /// `client` nil: a client that renders everything.
-    package func renderJSON(_ state: SessionState, memo: inout RenderMemo, for client: ClientComponents? = nil) -> [UInt8] {
+    /// `client` nil: a client that renders everything. In ``StateShape/screenIDs`` `stack` holds
+    /// the visible screens' ids instead (the rest is the same, byte for byte).
+    package func renderJSON(
+        _ state: SessionState, memo: inout RenderMemo, for client: ClientComponents? = nil, shape: StateShape = .full
+    ) -> [UInt8] {
         let adapting = client.flatMap { $0.rendersEverything ? nil : $0 }
         let decoded = DecodedCache(memo.decoded)
         defer { memo.decoded = decoded.values }
@@ -217,11 +220,16 @@ extension Engine {
         modal(0, &w)
         w.endObject()
         w.key("stack"); w.beginArray()
-        if !root.visible.isEmpty { w.raw(root.visible) }
-        for (m, presented) in navigation.modals.enumerated() {
-            for (index, instance) in presented.stack.screens.enumerated() {
-                w.raw(bytes(instance, navigation.presentation(at: .modal(m), index: index)))
+        switch shape {
+        case .full:
+            if !root.visible.isEmpty { w.raw(root.visible) }
+            for (m, presented) in navigation.modals.enumerated() {
+                for (index, instance) in presented.stack.screens.enumerated() {
+                    w.raw(bytes(instance, navigation.presentation(at: .modal(m), index: index)))
+                }
             }
+        case .screenIDs:
+            for instance in navigation.visibleScreens { w.string(instance.id) }
         }
         w.endArray()
         w.key("pendingDeepLink"); w.optionalString(state.pendingDeepLink)

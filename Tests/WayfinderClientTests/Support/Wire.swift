@@ -6,10 +6,11 @@ import Testing
 /// Checks that the client's models are exact: what the server sent, decoded and encoded again,
 /// is the same JSON (nulls and absent members count as equal, as the contract allows).
 enum Wire {
-    /// The raw body of a GET on `path`, through the client's own transport.
-    static func raw(_ session: WayfinderSession, _ suffix: String = "") async throws -> Data {
+    /// The raw body of a GET on `path`, through the client's own transport, in `shape` (the
+    /// client's own, 2, unless told).
+    static func raw(_ session: WayfinderSession, _ suffix: String = "", shape: Int = 2) async throws -> Data {
         let transport = Transport(server: session.server, configuration: ClientConfiguration())
-        let headers = ["Authorization": "Bearer \(session.credentials.token)"]
+        let headers = ["Authorization": "Bearer \(session.credentials.token)", "Wayfinder-Shape": String(shape)]
         let call = HTTPCall(method: "GET", path: "/v1/sessions/\(session.credentials.id)\(suffix)", headers: headers, repeats: .never)
         return try await transport.send(call).body
     }
