@@ -11,15 +11,16 @@ extension WayfinderAPI {
     func journalEntry(_ actions: [JournalAction], _ outcome: Outcome, stateBytes: [UInt8], time: Int64, requestID: String?) -> JournalEntry? {
         guard configuration.journal, !actions.isEmpty else { return nil }
         let revision = outcome.state.revision
+        // The state's own bytes unless it holds secret context members: then a copy without them.
+        let shown = secrets.digestBytes(outcome.state, stateBytes: stateBytes)
         let record = JournalRecord.encode(
             revision: revision, time: time, requestID: requestID, actions: actions,
             transitions: outcome.transitions, state: outcome.state,
-            stateBytes: stateBytes, redacting: secrets)
-        // The state's own buffer: the memory store keeps one copy for the session and its entry;
-        // a copy without them where the state holds secret context members.
+            stateBytes: shown, redacting: secrets)
+        // The state's own buffer: the memory store keeps one copy for the session and its entry.
         let keeps = JournalRecord.keepsState(
             revision: revision, actions: actions, state: outcome.state, secrets: secrets, interval: configuration.journalStateInterval)
-        let kept = keeps ? secrets.digestBytes(outcome.state, stateBytes: stateBytes) : []
+        let kept = keeps ? shown : []
         return JournalEntry(revision: revision, record: record, state: kept)
     }
 

@@ -45,9 +45,12 @@ extension WayfinderAPI {
             w.beginObject()
             w.key("id"); w.string(id)
             w.key("status"); w.int(answer.status)
-            if case .bytes(let bytes) = answer.body, let body = try? JSONParser.parse(bytes) {
-                if let revision = body["state"]?["revision"]?.intValue { w.key("revision"); w.int(revision) }
-                if let code = body["code"]?.stringValue { w.key("code"); w.string(code) }
+            // The revision from the answer's ETag; only a refusal's (small) body is read.
+            if answer.status == 200, let revision = answer.headers["ETag"].flatMap({ Int($0.filter(\.isNumber)) }) {
+                w.key("revision"); w.int(revision)
+            }
+            if answer.status >= 400, case .bytes(let bytes) = answer.body, let code = (try? JSONParser.parse(bytes))?["code"]?.stringValue {
+                w.key("code"); w.string(code)
             }
             w.endObject()
         }

@@ -36,7 +36,8 @@ extension WayfinderAPI {
             throw APIError.streamTicketInvalid
         }
         let expiry = bytes.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        guard expiry >= WallClock.nowMillis(), expiry <= WallClock.nowMillis() + Self.streamTicketMillis else {
+        let now = WallClock.nowMillis()
+        guard expiry >= now, expiry <= now + Self.streamTicketMillis else {
             throw APIError.streamTicketInvalid
         }
         guard HMACSHA256.constantTimeEqual(try streamTicketMAC(id, expiry: expiry), Array(bytes.dropFirst(8))) else {

@@ -19,9 +19,6 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return Timestamp(millisecondsSince1970: millisecondsSince1970 + seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    /// How long after `earlier` this time is (negative if before).
-    public func duration(since earlier: Timestamp) -> Duration { .milliseconds(millisecondsSince1970 - earlier.millisecondsSince1970) }
-
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.millisecondsSince1970 < rhs.millisecondsSince1970 }
 
     /// Encoded as its number of milliseconds.

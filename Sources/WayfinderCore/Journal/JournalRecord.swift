@@ -74,9 +74,10 @@ public struct JournalRecord: Sendable, Hashable {
     /// varints, strings after their lengths, the digest's eight bytes), about a quarter the size
     /// of its JSON, since the journal writes one on every accepted change and reads them rarely.
     /// ``joined(record:state:)`` turns it into the JSON entry the history endpoint and bundles
-    /// carry; ``init(bytes:)`` reads it. `stateBytes` is `state` as stored (``StateCodec``), of
-    /// which the entry keeps the digest (taken with its secret context members redacted, as a
-    /// replay sees them). Secrets are redacted.
+    /// carry; ``init(bytes:)`` reads it. `stateBytes` is `state` as the journal keeps it (its
+    /// ``StateCodec`` form with secret context members redacted, as a replay sees them:
+    /// ``SecretParams/digestBytes(_:stateBytes:)``), of which the entry keeps the digest. Secrets
+    /// in the actions are redacted.
     public static func encode(
         revision: Int, time: Int64, requestID: String?, actions: [JournalAction], transitions: [Transition], state: SessionState,
         stateBytes: [UInt8], redacting secrets: SecretParams
@@ -99,7 +100,7 @@ public struct JournalRecord: Sendable, Hashable {
         let screens = state.navigation.visibleScreens
         out.count(screens.count)
         for screen in screens { out.string(screen.name) }
-        out.word(StateDigest.hash(secrets.digestBytes(state, stateBytes: stateBytes)))
+        out.word(StateDigest.hash(stateBytes))
         return out.bytes
     }
 
