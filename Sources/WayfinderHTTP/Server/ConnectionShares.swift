@@ -2,14 +2,17 @@ import Synchronization
 
 /// Open connections per client address (its ``IPAddress/share``), for every loop of a server:
 /// each address may hold `perAddress`, and the last `reserve` places of the global limit go
-/// only to addresses that hold none, so a new client always gets a place while others hold
-/// their whole share.
+/// only to addresses that hold few (fewer than a quarter of the reserve, at least none), so a
+/// new client always gets a place while others hold their whole share, even when it reconnects
+/// before the server has seen its last connection close.
 ///
 /// Counted at accept and given back at close; only addresses with open connections have an
 /// entry, so the table is bounded by the connection limit.
 final class ConnectionShares: Sendable {
     private let perAddress: Int
     private let reserve: Int
+    /// An address holding fewer than this may take a place of the reserve.
+    private let reserveShare: Int
     private let maxConnections: Int
     private let held = Mutex<[IPAddress: Int]>([:])
 
@@ -18,11 +21,12 @@ final class ConnectionShares: Sendable {
         self.perAddress = max(1, perAddress)
         self.maxConnections = maxConnections
         self.reserve = max(1, maxConnections / 10)
+        self.reserveShare = max(1, reserve / 4)
     }
 
     /// What `take` gives a connection.
     enum Place: Equatable {
-        /// Its address holds its share, or holds some while only the reserve is left: close it.
+        /// Its address holds its share, or holds more than a few while only the reserve is left: close it.
         case refused
         /// A trusted proxy's connection, or a peer that is no IP address: not counted.
         case uncounted
@@ -37,7 +41,7 @@ final class ConnectionShares: Sendable {
         let share = address.share
         return held.withLock { table in
             let count = table[share, default: 0]
-            guard count < perAddress, count == 0 || open <= maxConnections - reserve else { return .refused }
+            guard count < perAddress, count < reserveShare || open <= maxConnections - reserve else { return .refused }
             table[share] = count + 1
             return .held(share)
         }
