@@ -30,7 +30,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnections: Int = 10000
     /// Connections one client address (an IPv6 address by its /64) may hold; one more is closed
     /// right after accept, and while more than nine tenths of `maxConnections` are open only
-    /// addresses that hold none are accepted (a new client always gets a place). Peers in
+    /// addresses that hold fewer than a quarter of that last tenth are accepted (a new client always gets a place). Peers in
     /// `trustedProxies` carry many clients and are not counted. Nil: no per-address limit.
     public var maxConnectionsPerAddress: Int? = 256
     /// The proxies in front of the server (the API reads the client's address from their
